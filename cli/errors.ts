@@ -1,0 +1,91 @@
+/**
+ * One error type for everything an author or operator can fix. The CLI prints it
+ * as "file:line:col  message" followed by the hint, so editors and terminals can
+ * jump to the cause; anything else that escapes is a bug in docsgen and prints a stack.
+ */
+export interface DocsgenErrorOptions {
+  /** What should be done to fix it, in one or two sentences. */
+  hint?: string;
+  /** Path of the file at fault, relative to the site root where possible. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** The offending source lines, already formatted with line numbers. */
+  excerpt?: string;
+  cause?: unknown;
+}
+
+export class DocsgenError extends Error {
+  readonly hint?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly excerpt?: string;
+
+  constructor(message: string, options: DocsgenErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DocsgenError';
+    this.hint = options.hint;
+    this.file = options.file;
+    this.line = options.line;
+    this.column = options.column;
+    this.excerpt = options.excerpt;
+  }
+
+  /** "content/docs/a.mdx:12:3", or just the file, or nothing. */
+  get location(): string {
+    if (!this.file) return '';
+    if (this.line === undefined) return this.file;
+    return `${this.file}:${this.line}${this.column === undefined ? '' : `:${this.column}`}`;
+  }
+}
+
+/** Several independent problems found in one pass, reported together. */
+export class DocsgenErrors extends Error {
+  readonly errors: readonly DocsgenError[];
+  constructor(summary: string, errors: readonly DocsgenError[]) {
+    super(summary);
+    this.name = 'DocsgenErrors';
+    this.errors = errors;
+  }
+}
+
+export function isDocsgenError(value: unknown): value is DocsgenError | DocsgenErrors {
+  return value instanceof DocsgenError || value instanceof DocsgenErrors;
+}
+
+/** Formats a few lines of `source` around `line` (1-based) with a caret under `column`. */
+export function codeExcerpt(source: string, line: number, column?: number, context = 2): string {
+  const lines = source.split(/\r?\n/);
+  const first = Math.max(1, line - context);
+  const last = Math.min(lines.length, line + context);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const marker = n === line ? '>' : ' ';
+    out.push(`${marker} ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`);
+    if (n === line && column !== undefined && column > 0) {
+      out.push(`  ${' '.repeat(width)} | ${' '.repeat(column - 1)}^`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** Renders one error as the terminal shows it (no colours: CI logs and tests read it too). */
+export function formatError(error: DocsgenError): string {
+  const parts: string[] = [];
+  const where = error.location;
+  parts.push(where ? `${where}  ${error.message}` : error.message);
+  if (error.excerpt) parts.push(error.excerpt);
+  if (error.hint) parts.push(`  Fix: ${error.hint}`);
+  return parts.join('\n');
+}
+
+export function formatAnyError(error: unknown): string {
+  if (error instanceof DocsgenErrors) {
+    return [error.message, ...error.errors.map((e) => formatError(e))].join('\n\n');
+  }
+  if (error instanceof DocsgenError) return formatError(error);
+  if (error instanceof Error) return `Unexpected error in docsgen (please report it):\n${error.stack ?? error.message}`;
+  return `Unexpected error in docsgen: ${String(error)}`;
+}

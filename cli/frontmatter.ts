@@ -1,0 +1,153 @@
+/**
+ * Front matter: split it from the MDX body and validate it with a schema, reporting
+ * each bad field with its line so the author can jump to it.
+ */
+import { closest } from 'fastest-levenshtein';
+import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
+import { z } from 'zod';
+import { DocsgenError, codeExcerpt } from './errors.ts';
+
+export const docFrontMatterSchema = z.strictObject({
+  /** Page title: the H1 and the first part of <title>. */
+  title: z.string().min(1),
+  /** Meta description, also used in search results and link previews. */
+  description: z.string().min(1),
+  sidebar_label: z.string().min(1).optional(),
+  sidebar_position: z.number().optional(),
+  tags: z.array(z.string().min(1)).optional(),
+  keywords: z.array(z.string()).optional(),
+  hide_table_of_contents: z.boolean().optional(),
+});
+export type DocFrontMatter = z.infer<typeof docFrontMatterSchema>;
+
+export const postFrontMatterSchema = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().min(1),
+  /** Keys of authors.yml. */
+  authors: z.array(z.string().min(1)).default([]),
+  tags: z.array(z.string().min(1)).default([]),
+  /** Overrides the last URL segment taken from the file name. */
+  slug: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  draft: z.boolean().optional(),
+});
+export type PostFrontMatter = z.infer<typeof postFrontMatterSchema>;
+
+export const pageFrontMatterSchema = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().min(1),
+  hide_table_of_contents: z.boolean().optional(),
+});
+export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
+
+export interface SplitSource {
+  /** Raw YAML between the fences, '' when there is none. */
+  yaml: string;
+  /** 1-based line of the first YAML line. */
+  yamlStartLine: number;
+  hasFrontMatter: boolean;
+}
+
+const FENCE = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
+
+export function splitFrontMatter(source: string): SplitSource {
+  const match = FENCE.exec(source);
+  if (!match) return { yaml: '', yamlStartLine: 2, hasFrontMatter: false };
+  return { yaml: match[1] ?? '', yamlStartLine: 2, hasFrontMatter: true };
+}
+
+/**
+ * Parses and validates the front matter of `source` against `schema`.
+ * Throws one DocsgenError per problem (the caller collects them across files).
+ */
+export function parseFrontMatter<S extends z.ZodType>(
+  source: string,
+  schema: S,
+  file: string,
+): { data: z.infer<S>; errors: DocsgenError[] } {
+  const split = splitFrontMatter(source);
+  if (!split.hasFrontMatter) {
+    return {
+      data: undefined as z.infer<S>,
+      errors: [
+        new DocsgenError('Front matter is missing.', {
+          file,
+          line: 1,
+          hint: 'Start the file with a YAML block between --- lines, with at least `title:` and `description:`.',
+        }),
+      ],
+    };
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(split.yaml, { lineCounter: counter, prettyErrors: false });
+  const toFileLine = (offset: number) => {
+    const pos = counter.linePos(offset);
+    return { line: pos.line + split.yamlStartLine - 1, column: pos.col };
+  };
+  if (doc.errors.length > 0) {
+    return {
+      data: undefined as z.infer<S>,
+      errors: doc.errors.map((e) => {
+        const { line, column } = toFileLine(e.pos[0]);
+        return new DocsgenError(`Front matter is not valid YAML: ${e.message.split('\n')[0]}`, {
+          file,
+          line,
+          column,
+          excerpt: codeExcerpt(source, line, column),
+          hint: 'Quote values that contain ":" or "#", and indent lists with two spaces.',
+        });
+      }),
+    };
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const result = schema.safeParse(value);
+  if (result.success) return { data: result.data as z.infer<S>, errors: [] };
+
+  const keyLine = (key: PropertyKey | undefined): { line?: number; column?: number } => {
+    if (!isMap(doc.contents) || typeof key !== 'string') return {};
+    const pair = doc.contents.items.find((p: Pair) => isScalar(p.key) && p.key.value === key);
+    const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
+    return range ? toFileLine(range[0]) : {};
+  };
+  const known = schemaKeys(schema);
+  const errors = result.error.issues.flatMap((issue): DocsgenError[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => {
+        const where = keyLine(key);
+        const suggestion = closest(key, known);
+        return new DocsgenError(`Unknown front-matter field '${key}'.`, {
+          file,
+          ...where,
+          excerpt: where.line ? codeExcerpt(source, where.line, where.column) : undefined,
+          hint: `Did you mean '${suggestion}'? Allowed fields: ${known.join(', ')}.`,
+        });
+      });
+    }
+    const key = issue.path[0];
+    const where = keyLine(key);
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const field = issue.path.map(String).join('.');
+    return [
+      new DocsgenError(
+        missing ? `Front-matter field '${field}' is missing.` : `Front-matter field '${field}': ${issue.message}.`,
+        {
+          file,
+          ...(where.line ? where : { line: 1 }),
+          excerpt: where.line ? codeExcerpt(source, where.line, where.column) : undefined,
+          hint: missing
+            ? `Add \`${field}: ...\` between the --- lines at the top of the file.`
+            : `Give '${field}' a value of the expected type (${describeExpected(issue)}).`,
+        },
+      ),
+    ];
+  });
+  return { data: undefined as z.infer<S>, errors };
+}
+
+function describeExpected(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') return issue.expected;
+  return issue.message;
+}
+
+function schemaKeys(schema: z.ZodType): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}

@@ -1,0 +1,90 @@
+/**
+ * The docsgen command line: parses arguments and dispatches to build() or serve().
+ * No logic of its own beyond printing results and errors.
+ */
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { build } from './build.ts';
+import { loadConfig } from './config.ts';
+import { formatAnyError, isDocsgenError } from './errors.ts';
+import { createLogger, formatBytes, formatMs, type LogLevel } from './log.ts';
+import { startServer } from './serve.ts';
+
+const program = new Command();
+program.name('docsgen').description('Static documentation-site generator').showHelpAfterError();
+
+function levelOf(options: { quiet?: boolean; verbose?: boolean }): LogLevel {
+  return options.quiet ? 'quiet' : options.verbose ? 'verbose' : 'normal';
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535.');
+  return port;
+}
+
+function fail(error: unknown): never {
+  process.stderr.write(`\n${formatAnyError(error)}\n\n`);
+  process.exit(isDocsgenError(error) ? 1 : 2);
+}
+
+program
+  .command('build')
+  .description('Build the site into the output folder; fails on any broken link')
+  .option('--out <dir>', 'output folder', 'dist')
+  .option('--root <dir>', 'site folder holding site.config.ts', '.')
+  .option('--check-external', 'also fetch external links', false)
+  .option('-q, --quiet', 'print only errors')
+  .option('-v, --verbose', 'print every stage as it runs')
+  .action(async (options: { out: string; root: string; checkExternal: boolean; quiet?: boolean; verbose?: boolean }) => {
+    const logger = createLogger({ level: levelOf(options) });
+    const started = performance.now();
+    try {
+      const root = path.resolve(options.root);
+      logger.info('docsgen: building…');
+      const config = await logger.task('config', () => loadConfig(root));
+      const result = await build(config, { outDir: path.resolve(root, options.out), checkExternal: options.checkExternal, logger });
+      const total = performance.now() - started;
+      const outRel = path.relative(process.cwd(), result.outDir) || '.';
+      logger.info(`\n${result.pages.length} pages, ${result.fileCount} files (${formatBytes(result.bytes)}) written to ${outRel}/ in ${formatMs(total)}.`);
+      logger.info(`Stages: ${result.timings.map((t) => `${t.name} ${formatMs(t.ms)}`).join(' · ')}`);
+      const scripts = result.assets.filter((a) => a.path.endsWith('.js'));
+      const biggest = [...scripts].sort((a, b) => b.bytes - a.bytes)[0];
+      const main = scripts.find((a) => /\/main-/.test(a.path));
+      if (main) logger.info(`Client: router ${formatBytes(main.bytes)}${biggest && biggest !== main ? `, largest chunk ${path.basename(biggest.path)} ${formatBytes(biggest.bytes)}` : ''}.`);
+      const elements = result.assets.find((a) => /island-api-reference-/.test(a.path) && a.path.endsWith('.js'));
+      if (elements) logger.info(`API reference island (Stoplight Elements): ${formatBytes(elements.bytes)}.`);
+      logger.info(`Links: ${result.linksChecked} internal links checked, none broken.`);
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+program
+  .command('serve')
+  .description('Serve a built site as a production static host would')
+  .option('-p, --port <port>', 'port', parsePort, 3000)
+  .option('--host <host>', 'address to bind', '127.0.0.1')
+  .option('--dir <dir>', 'built site folder', 'dist')
+  .option('--root <dir>', 'site folder holding site.config.ts', '.')
+  .option('-w, --watch', 'build, serve, and rebuild on every change (for authors)')
+  .option('-q, --quiet', 'print only errors')
+  .option('-v, --verbose', 'print every stage as it runs')
+  .action(async (options: { port: number; host: string; dir: string; root: string; watch?: boolean; quiet?: boolean; verbose?: boolean }) => {
+    try {
+      if (options.watch) {
+        const { serveWatch } = await import('./watch.ts');
+        await serveWatch({ root: path.resolve(options.root), port: options.port, host: options.host, outDir: path.resolve(options.root, options.dir), level: levelOf(options) });
+        return;
+      }
+      const server = await startServer({ dir: path.resolve(options.dir), port: options.port, host: options.host });
+      process.stdout.write(`Serving ${path.relative(process.cwd(), path.resolve(options.dir)) || '.'}/ at ${server.url.replace('127.0.0.1', 'localhost')} (Ctrl+C to stop)\n`);
+      const stop = () => void server.close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,172 @@
+/**
+ * Stage: check every internal link and #anchor of the rendered site in memory, before
+ * anything is written. One report lists each broken link once, by source file and
+ * line; a link broken on every page comes from the navbar or footer and is reported
+ * once as a layout problem (spec: broken links fail the build).
+ */
+import { closest } from 'fastest-levenshtein';
+import { Parser } from 'htmlparser2';
+import type { SiteConfig } from '../config.ts';
+import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import type { RenderedPage } from './render.ts';
+
+export interface PageAnchors {
+  ids: Set<string>;
+  links: { href: string; tag: string }[];
+}
+
+/** ids and outgoing links of one HTML document. */
+export function scanHtml(html: string): PageAnchors {
+  const ids = new Set<string>();
+  const links: { href: string; tag: string }[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (attributes.id) ids.add(attributes.id);
+        if (name === 'a' && attributes.name) ids.add(attributes.name);
+        if (name === 'a' && attributes.href !== undefined) links.push({ href: attributes.href, tag: name });
+        else if ((name === 'img' || name === 'source') && attributes.src) links.push({ href: attributes.src, tag: name });
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return { ids, links };
+}
+
+/** '/x.html', '/x/index.html' and '/x/' all mean '/x' (spec §2). */
+export function normalizeRoute(pathname: string): string {
+  let p = pathname;
+  try {
+    p = decodeURI(p);
+  } catch {
+    // A malformed escape is itself a broken link; keep it as written so it fails to resolve.
+  }
+  if (p.endsWith('/index.html')) p = p.slice(0, -'index.html'.length);
+  else if (p.endsWith('.html')) p = p.slice(0, -'.html'.length);
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p || '/';
+}
+
+export interface CheckLinksInput {
+  pages: readonly RenderedPage[];
+  /** Every non-page file the output will contain, as URL paths ('/img/logo.svg'). */
+  files: ReadonlySet<string>;
+}
+
+interface Broken {
+  page: RenderedPage;
+  href: string;
+  reason: string;
+  hint: string;
+}
+
+export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Promise<{ checked: number }> {
+  const byRoute = new Map<string, { page: RenderedPage; anchors: PageAnchors }>();
+  for (const page of input.pages) byRoute.set(page.route, { page, anchors: scanHtml(page.html) });
+  const routes = [...byRoute.keys()];
+  const origin = config.url.replace(/\/$/, '');
+  const ignored = (href: string) => config.links.ignore.some((prefix) => href.startsWith(prefix));
+
+  const broken: Broken[] = [];
+  let checked = 0;
+  for (const { page, anchors } of byRoute.values()) {
+    const seen = new Set<string>();
+    for (const { href } of anchors.links) {
+      if (seen.has(href)) continue;
+      seen.add(href);
+      let target = href;
+      if (target.startsWith(origin + '/') || target === origin) target = target.slice(origin.length) || '/';
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) continue;
+      checked++;
+      if (target === '' || target === '#') continue;
+      if (!target.startsWith('/') && !target.startsWith('#')) {
+        broken.push({
+          page,
+          href,
+          reason: 'is a relative link',
+          hint: `Relative links resolve differently under ${page.route} and ${page.route}/; write it root-absolute (for example /docs/...), or link to the .mdx file.`,
+        });
+        continue;
+      }
+      const hashIndex = target.indexOf('#');
+      const pathPart = hashIndex === -1 ? target : target.slice(0, hashIndex) || page.route;
+      const fragment = hashIndex === -1 ? '' : decodeFragment(target.slice(hashIndex + 1));
+      const pathname = pathPart.split('?')[0] ?? pathPart;
+      const route = normalizeRoute(pathname);
+      const targetPage = byRoute.get(route);
+      if (!targetPage) {
+        if (input.files.has(pathname)) continue;
+        broken.push({
+          page,
+          href,
+          reason: `points to ${pathname}, which is not a page or file of this site`,
+          hint: routes.length ? `Did you mean ${closest(route, routes)}?` : 'Create the page or fix the link.',
+        });
+        continue;
+      }
+      if (fragment && !targetPage.anchors.ids.has(fragment)) {
+        const ids = [...targetPage.anchors.ids].filter((id) => !/^(main-content|docsgen-|mobile-menu|sidebar-|s-|m-|:)/.test(id));
+        broken.push({
+          page,
+          href,
+          reason: `points to #${fragment}, which no heading or element of ${route} has`,
+          hint: ids.length ? `Did you mean #${closest(fragment, ids)}? Heading ids come from the heading text.` : `${route} has no anchors.`,
+        });
+      }
+    }
+  }
+  if (broken.length === 0) return { checked };
+  throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function formatSummary(broken: Broken[], pageCount: number): string {
+  const unique = new Set(broken.map((b) => b.href)).size;
+  return `Broken links: ${unique} link${unique === 1 ? '' : 's'} on ${new Set(broken.map((b) => b.page.route)).size} of ${pageCount} pages. Broken links fail the build.`;
+}
+
+function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): DocsgenError[] {
+  const errors: DocsgenError[] = [];
+  const byHref = new Map<string, Broken[]>();
+  for (const b of broken) byHref.set(b.href, [...(byHref.get(b.href) ?? []), b]);
+  const configFile = config.configFile.slice(config.root.length + 1);
+  const reported = new Set<string>();
+  for (const [href, items] of byHref) {
+    const first = items[0]!;
+    // A link on every page (or on every page but the 404) is in the layout: report it once.
+    if (items.length >= pageCount - 1 && pageCount > 2) {
+      errors.push(
+        new DocsgenError(`Broken link '${href}' on every page ${first.reason}.`, {
+          file: configFile,
+          hint: `It comes from the navbar or footer (site.config.ts) or a layout in templates/. ${first.hint}`,
+        }),
+      );
+      reported.add(href);
+      continue;
+    }
+    for (const item of items) {
+      const source = item.page.sourceLinks.find((l) => l.href === href);
+      const key = `${item.page.sourceFile ?? item.page.route}\0${href}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      errors.push(
+        new DocsgenError(`Broken link '${href}' ${item.reason}.`, {
+          file: item.page.sourceFile ?? `(page ${item.page.route})`,
+          line: source?.line,
+          column: source?.column,
+          hint: source ? item.hint : `${item.hint} It is not in the page's source, so it comes from a layout or component.`,
+        }),
+      );
+    }
+  }
+  return errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+}

@@ -1,0 +1,367 @@
+/**
+ * Stage 1: find every source file (docs, blog posts, pages), read its front matter,
+ * derive its route, and resolve the sidebars against the docs that exist.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { closest } from 'fastest-levenshtein';
+import { parse as parseYaml } from 'yaml';
+import type { SidebarItem, SiteConfig } from '../config.ts';
+import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import {
+  docFrontMatterSchema,
+  pageFrontMatterSchema,
+  parseFrontMatter,
+  postFrontMatterSchema,
+  type DocFrontMatter,
+  type PageFrontMatter,
+  type PostFrontMatter,
+} from '../frontmatter.ts';
+
+interface SourceFile {
+  /** Absolute path. */
+  file: string;
+  /** Path relative to the site root, posix separators: what error messages show. */
+  relFile: string;
+  source: string;
+}
+
+export interface SourceDoc extends SourceFile {
+  kind: 'doc';
+  /** Path inside the docs folder without extension, e.g. 'api/pagamento'. */
+  id: string;
+  route: string;
+  frontMatter: DocFrontMatter;
+  /** Name of the sidebar listing this doc, if any. */
+  sidebar?: string;
+}
+
+export interface Author {
+  key: string;
+  name: string;
+  title?: string;
+  url?: string;
+}
+
+export interface TagInfo {
+  key: string;
+  label: string;
+  description?: string;
+  route: string;
+}
+
+export interface SourcePost extends SourceFile {
+  kind: 'post';
+  slug: string;
+  /** YYYY-MM-DD from the file name. */
+  date: string;
+  route: string;
+  frontMatter: PostFrontMatter;
+  authors: Author[];
+  tags: TagInfo[];
+}
+
+export interface SourcePage extends SourceFile {
+  kind: 'page';
+  route: string;
+  format: 'tsx' | 'mdx';
+  /** Only for MDX pages; TSX pages export `meta` instead. */
+  frontMatter?: PageFrontMatter;
+}
+
+export type ResolvedSidebarItem =
+  | { type: 'doc'; id: string; label: string; route: string }
+  | { type: 'link'; label: string; href: string }
+  | { type: 'category'; label: string; items: ResolvedSidebarItem[]; collapsed: boolean; route?: string };
+
+export interface Collected {
+  docs: SourceDoc[];
+  /** Newest first. */
+  posts: SourcePost[];
+  pages: SourcePage[];
+  sidebars: Record<string, ResolvedSidebarItem[]>;
+  tags: TagInfo[];
+}
+
+export async function collect(config: SiteConfig): Promise<Collected> {
+  const errors: DocsgenError[] = [];
+  const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
+
+  const docs = await collectDocs(config, rel, errors);
+  const { posts, tags } = await collectPosts(config, rel, errors);
+  const pages = await collectPages(config, rel, errors);
+  const sidebars = resolveSidebars(config, docs, errors);
+
+  const mainDoc = docs.find((d) => d.id === config.docs.mainDoc);
+  if (docs.length > 0 && !mainDoc) {
+    errors.push(
+      new DocsgenError(`docs.mainDoc is '${config.docs.mainDoc}', which is not a doc.`, {
+        file: rel(config.configFile),
+        hint: suggestDoc(config.docs.mainDoc, docs),
+      }),
+    );
+  }
+  if (errors.length > 0) {
+    throw new DocsgenErrors(`Found ${errors.length} problem${errors.length === 1 ? '' : 's'} in the content:`, errors);
+  }
+  return { docs, posts, pages, sidebars, tags };
+}
+
+async function listFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && extensions.includes(path.extname(e.name)) && !e.name.startsWith('_'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourceDoc[]> {
+  const files = await listFiles(config.dirs.docs, ['.mdx', '.md']);
+  const byId = new Map<string, SourceDoc>();
+  for (const file of files) {
+    const relFile = rel(file);
+    const id = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
+    const source = await readFile(file, 'utf8');
+    const fm = parseFrontMatter(source, docFrontMatterSchema, relFile);
+    errors.push(...fm.errors);
+    const previous = byId.get(id);
+    if (previous) {
+      errors.push(
+        new DocsgenError(`Doc id '${id}' is used twice: by ${previous.relFile} and ${relFile}.`, {
+          file: relFile,
+          hint: 'Rename or delete one of the two files; a doc id is its path without the extension.',
+        }),
+      );
+      continue;
+    }
+    const routeId = id.endsWith('/index') ? id.slice(0, -'/index'.length) : id;
+    byId.set(id, {
+      kind: 'doc',
+      id,
+      route: `${config.docs.routeBasePath}/${routeId}`,
+      file,
+      relFile,
+      source,
+      frontMatter: fm.data,
+    });
+  }
+  return [...byId.values()];
+}
+
+const POST_FILE = /^(\d{4})-(\d{2})-(\d{2})-([a-z0-9-]+)\.mdx?$/;
+
+async function collectPosts(
+  config: SiteConfig,
+  rel: (f: string) => string,
+  errors: DocsgenError[],
+): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
+  const dir = config.dirs.blog;
+  const authors = await readYamlMap(path.join(dir, 'authors.yml'), rel, errors);
+  const tagDefs = await readYamlMap(path.join(dir, 'tags.yml'), rel, errors);
+  const tagRoute = (key: string) => `${config.blog.routeBasePath}/tags/${key}`;
+  const tags = new Map<string, TagInfo>();
+  const posts: SourcePost[] = [];
+  for (const file of await listFiles(dir, ['.mdx', '.md'])) {
+    const relFile = rel(file);
+    const match = POST_FILE.exec(path.basename(file));
+    if (!match) {
+      errors.push(
+        new DocsgenError(`Blog post file name '${path.basename(file)}' does not start with a date.`, {
+          file: relFile,
+          hint: 'Name posts YYYY-MM-DD-slug.mdx, e.g. 2019-05-28-hola.mdx (lower-case slug, digits and dashes).',
+        }),
+      );
+      continue;
+    }
+    const [, year, month, day, fileSlug] = match as unknown as [string, string, string, string, string];
+    const source = await readFile(file, 'utf8');
+    const fm = parseFrontMatter(source, postFrontMatterSchema, relFile);
+    errors.push(...fm.errors);
+    if (!fm.data) continue;
+    if (fm.data.draft) continue;
+    const postAuthors: Author[] = [];
+    for (const key of fm.data.authors) {
+      const entry = authors[key];
+      if (!entry || typeof entry !== 'object') {
+        errors.push(
+          new DocsgenError(`Unknown author '${key}'.`, {
+            file: relFile,
+            hint: Object.keys(authors).length
+              ? `Use one of ${Object.keys(authors).join(', ')} or add '${key}' to ${rel(path.join(dir, 'authors.yml'))}.`
+              : `Add '${key}' with a name to ${rel(path.join(dir, 'authors.yml'))}.`,
+          }),
+        );
+        continue;
+      }
+      const a = entry as Record<string, unknown>;
+      postAuthors.push({
+        key,
+        name: String(a.name ?? key),
+        title: typeof a.title === 'string' ? a.title : undefined,
+        url: typeof a.url === 'string' ? a.url : undefined,
+      });
+    }
+    const postTags = fm.data.tags.map((key) => {
+      let tag = tags.get(key);
+      if (!tag) {
+        const def = (tagDefs[key] ?? {}) as Record<string, unknown>;
+        tag = {
+          key,
+          label: typeof def.label === 'string' ? def.label : key,
+          description: typeof def.description === 'string' ? def.description : undefined,
+          route: tagRoute(key),
+        };
+        tags.set(key, tag);
+      }
+      return tag;
+    });
+    const slug = fm.data.slug ?? fileSlug;
+    posts.push({
+      kind: 'post',
+      slug,
+      date: `${year}-${month}-${day}`,
+      route: `${config.blog.routeBasePath}/${year}/${month}/${day}/${slug}`,
+      file,
+      relFile,
+      source,
+      frontMatter: fm.data,
+      authors: postAuthors,
+      tags: postTags,
+    });
+  }
+  posts.sort((a, b) => (a.date === b.date ? b.slug.localeCompare(a.slug) : b.date.localeCompare(a.date)));
+  return { posts, tags: [...tags.values()].sort((a, b) => a.label.localeCompare(b.label)) };
+}
+
+async function readYamlMap(file: string, rel: (f: string) => string, errors: DocsgenError[]): Promise<Record<string, unknown>> {
+  if (!existsSync(file)) return {};
+  try {
+    const value: unknown = parseYaml(await readFile(file, 'utf8'));
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch (error) {
+    const e = error as { message?: string; linePos?: { line: number; col: number }[] };
+    errors.push(
+      new DocsgenError(`Not valid YAML: ${String(e.message).split('\n')[0]}`, {
+        file: rel(file),
+        line: e.linePos?.[0]?.line,
+        column: e.linePos?.[0]?.col,
+        hint: 'Each entry is a key followed by indented fields, e.g. "ana:\\n  name: Ana Ribeiro".',
+      }),
+    );
+    return {};
+  }
+}
+
+async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourcePage[]> {
+  const pages: SourcePage[] = [];
+  for (const file of await listFiles(config.dirs.pages, ['.tsx', '.mdx'])) {
+    const relFile = rel(file);
+    const name = path.relative(config.dirs.pages, file).replace(/\.(tsx|mdx)$/, '').split(path.sep).join('/');
+    const route = name === 'index' ? '/' : `/${name.replace(/\/index$/, '')}`;
+    const format = file.endsWith('.tsx') ? 'tsx' : 'mdx';
+    const source = await readFile(file, 'utf8');
+    let frontMatter: PageFrontMatter | undefined;
+    if (format === 'mdx') {
+      const fm = parseFrontMatter(source, pageFrontMatterSchema, relFile);
+      errors.push(...fm.errors);
+      frontMatter = fm.data;
+    }
+    pages.push({ kind: 'page', route, format, file, relFile, source, frontMatter });
+  }
+  return pages;
+}
+
+function suggestDoc(id: string, docs: readonly SourceDoc[]): string {
+  if (docs.length === 0) return 'There are no docs yet: add MDX files under the docs folder.';
+  const best = closest(id, docs.map((d) => d.id));
+  return `Did you mean '${best}'? Doc ids are paths inside the docs folder without the extension.`;
+}
+
+function resolveSidebars(config: SiteConfig, docs: SourceDoc[], errors: DocsgenError[]): Record<string, ResolvedSidebarItem[]> {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const configFile = path.relative(config.root, config.configFile).split(path.sep).join('/');
+  const result: Record<string, ResolvedSidebarItem[]> = {};
+
+  for (const [name, items] of Object.entries(config.sidebars)) {
+    const docItem = (id: string, label?: string): ResolvedSidebarItem | undefined => {
+      const doc = byId.get(id);
+      if (!doc) {
+        errors.push(
+          new DocsgenError(`The sidebar '${name}' lists '${id}', which does not exist.`, {
+            file: configFile,
+            hint: suggestDoc(id, docs),
+          }),
+        );
+        return undefined;
+      }
+      if (doc.sidebar && doc.sidebar !== name) {
+        errors.push(
+          new DocsgenError(`Doc '${id}' is listed in two sidebars: '${doc.sidebar}' and '${name}'.`, {
+            file: configFile,
+            hint: 'A doc belongs to one sidebar; remove it from one of them.',
+          }),
+        );
+      }
+      doc.sidebar = name;
+      return { type: 'doc', id, label: label ?? doc.frontMatter?.sidebar_label ?? doc.frontMatter?.title ?? id, route: doc.route };
+    };
+    const resolve = (item: SidebarItem): ResolvedSidebarItem[] => {
+      if (typeof item === 'string') return compact([docItem(item)]);
+      switch (item.type) {
+        case 'doc':
+          return compact([docItem(item.id, item.label)]);
+        case 'link':
+          return [{ type: 'link', label: item.label, href: item.href }];
+        case 'autogenerated': {
+          const prefix = `${item.dirName.replace(/\/$/, '')}/`;
+          const inDir = docs
+            .filter((d) => d.id.startsWith(prefix) && !d.id.slice(prefix.length).includes('/'));
+          if (inDir.length === 0) {
+            errors.push(
+              new DocsgenError(`The sidebar '${name}' autogenerates from '${item.dirName}', which holds no docs.`, {
+                file: configFile,
+                hint: `Create MDX files under ${config.docs.path}/${item.dirName}/ or fix dirName.`,
+              }),
+            );
+          }
+          inDir.sort(
+            (a, b) =>
+              (a.frontMatter?.sidebar_position ?? Number.MAX_SAFE_INTEGER) -
+                (b.frontMatter?.sidebar_position ?? Number.MAX_SAFE_INTEGER) || a.id.localeCompare(b.id),
+          );
+          return compact(inDir.map((d) => docItem(d.id)));
+        }
+        case 'category': {
+          const children = item.items.flatMap(resolve);
+          const link = item.link ? docItem(item.link.id) : undefined;
+          return [
+            {
+              type: 'category',
+              label: item.label,
+              items: children,
+              collapsed: item.collapsed ?? false,
+              route: link && link.type === 'doc' ? link.route : undefined,
+            },
+          ];
+        }
+      }
+    };
+    result[name] = items.flatMap(resolve);
+  }
+  return result;
+}
+
+function compact<T>(values: (T | undefined)[]): T[] {
+  return values.filter((v): v is T => v !== undefined);
+}
+
+/** Docs of one sidebar in reading order, for previous/next links. */
+export function flattenSidebar(items: readonly ResolvedSidebarItem[]): { id: string; label: string; route: string }[] {
+  return items.flatMap((item) => {
+    if (item.type === 'doc') return [{ id: item.id, label: item.label, route: item.route }];
+    if (item.type === 'category') return flattenSidebar(item.items);
+    return [];
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * Stage 2: MDX -> a React component, its table of contents and its links (with source
+ * lines). Code is highlighted here, at build time, so no highlighter ships to browsers.
+ * Results are cached by content hash in the build session, so a watch rebuild only
+ * recompiles what changed.
+ */
+import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { compile as compileMdxSource, run } from '@mdx-js/mdx';
+import rehypeShikiFromHighlighter from '@shikijs/rehype/core';
+import { transformerMetaHighlight, transformerNotationHighlight } from '@shikijs/transformers';
+import type { MDXContent } from 'mdx/types.js';
+import * as runtime from 'react/jsx-runtime';
+import remarkDirective from 'remark-directive';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import { createHighlighter, type HighlighterGeneric, type BundledLanguage, type BundledTheme } from 'shiki';
+import type { ComponentType } from 'react';
+import type { SiteConfig } from '../config.ts';
+import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
+import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
+import rehypeHeadings from '../mdx/rehype-headings.ts';
+import remarkAdmonitions from '../mdx/remark-admonitions.ts';
+import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
+import remarkThemeImports from '../mdx/remark-theme-imports.ts';
+import type { TocItem } from '../../templates/shared.ts';
+import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
+
+export type { SourceLink };
+
+export interface CompiledMdx {
+  Content: MDXContent;
+  toc: TocItem[];
+  links: SourceLink[];
+}
+
+export interface CompiledPost {
+  post: SourcePost;
+  full: CompiledMdx;
+  /** The part before the truncate marker, for the blog list; the whole post when there is none. */
+  excerpt: CompiledMdx;
+  truncated: boolean;
+}
+
+export interface PageMeta {
+  title: string;
+  description: string;
+}
+
+export interface CompiledTsxPage {
+  page: SourcePage;
+  Component: ComponentType;
+  meta: PageMeta;
+}
+
+export interface CompiledMdxPage {
+  page: SourcePage;
+  compiled: CompiledMdx;
+  meta: PageMeta;
+}
+
+export interface CompiledSite {
+  docs: Map<string, { doc: SourceDoc; compiled: CompiledMdx }>;
+  posts: CompiledPost[];
+  pages: (CompiledTsxPage | CompiledMdxPage)[];
+}
+
+export const THEMES = { light: 'github-light', dark: 'github-dark' } as const satisfies Record<string, BundledTheme>;
+const LANGUAGES: BundledLanguage[] = [
+  'bash', 'shellscript', 'json', 'jsonc', 'yaml', 'ts', 'tsx', 'js', 'jsx', 'python', 'kotlin', 'swift', 'dart', 'java',
+  'php', 'go', 'http', 'xml', 'diff', 'groovy', 'ruby', 'csharp', 'html', 'css', 'mdx', 'markdown', 'ini', 'properties', 'sql',
+];
+
+/** Caches that outlive one build in watch mode. */
+export interface CompileCache {
+  mdx: Map<string, CompiledMdx>;
+  highlighter?: Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>;
+}
+
+export function createCompileCache(): CompileCache {
+  return { mdx: new Map() };
+}
+
+export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache): Promise<CompiledSite> {
+  const routeOfFile = makeRouteLookup(collected);
+  const errors: DocsgenError[] = [];
+  const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof DocsgenError) errors.push(error);
+      else if (error instanceof DocsgenErrors) errors.push(...error.errors);
+      else throw error;
+      return undefined;
+    }
+  };
+
+  const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
+  for (const doc of collected.docs) {
+    const compiled = await attempt(() => compileMdx(doc, { routeOfFile, cache }));
+    if (compiled) docs.set(doc.id, { doc, compiled });
+  }
+
+  const posts: CompiledPost[] = [];
+  for (const post of collected.posts) {
+    const result = await attempt(async () => {
+      const full = await compileMdx(post, { routeOfFile, cache });
+      const cut = findTruncate(post.source);
+      const excerpt =
+        cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { routeOfFile, cache, forExcerpt: true });
+      return { post, full, excerpt, truncated: cut !== undefined };
+    });
+    if (result) posts.push(result);
+  }
+
+  const pages: (CompiledTsxPage | CompiledMdxPage)[] = [];
+  for (const page of collected.pages) {
+    const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
+      if (page.format === 'tsx') return loadTsxPage(page);
+      const compiled = await compileMdx(page, { routeOfFile, cache });
+      return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
+    });
+    if (result) pages.push(result);
+  }
+
+  if (errors.length > 0) {
+    throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
+  }
+  void config;
+  return { docs, posts, pages };
+}
+
+function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
+  const map = new Map<string, string>();
+  for (const item of [...collected.docs, ...collected.posts, ...collected.pages]) map.set(item.file, item.route);
+  return (file) => map.get(file);
+}
+
+const TRUNCATE = /^[ \t]*(?:\{\/\*\s*truncate\s*\*\/\}|<!--\s*truncate\s*-->)[ \t]*$/m;
+
+function findTruncate(source: string): number | undefined {
+  const match = TRUNCATE.exec(source);
+  return match ? match.index : undefined;
+}
+
+interface CompileContext {
+  routeOfFile: (file: string) => string | undefined;
+  cache: CompileCache;
+  forExcerpt?: boolean;
+}
+
+function getHighlighter(cache: CompileCache) {
+  cache.highlighter ??= createHighlighter({ themes: Object.values(THEMES), langs: LANGUAGES });
+  return cache.highlighter;
+}
+
+/** Compiles one MDX source. Throws a DocsgenError pointing at the line for syntax and runtime errors. */
+export async function compileMdx(
+  input: { file: string; relFile: string; source: string },
+  context: CompileContext,
+): Promise<CompiledMdx> {
+  const key = createHash('sha1').update(input.file).update('\0').update(input.source).update(context.forExcerpt ? 'x' : '').digest('hex');
+  const cached = context.cache.mdx.get(key);
+  if (cached) return cached;
+
+  const highlighter = await getHighlighter(context.cache);
+  const toc: TocItem[] = [];
+  const links: SourceLink[] = [];
+  let code: string;
+  try {
+    const output = await compileMdxSource(
+      { path: input.file, value: input.source },
+      {
+        outputFormat: 'function-body',
+        development: false,
+        remarkPlugins: [
+          remarkFrontmatter,
+          remarkGfm,
+          remarkDirective,
+          remarkAdmonitions,
+          remarkThemeImports,
+          [remarkLinks, { file: input.file, routeOfFile: context.routeOfFile, links }],
+        ],
+        rehypePlugins: [
+          [rehypeHeadings, { toc }],
+          rehypeCodeBlocks,
+          [
+            rehypeShikiFromHighlighter,
+            highlighter,
+            {
+              themes: THEMES,
+              defaultColor: 'light',
+              fallbackLanguage: 'text',
+              transformers: [transformerMetaHighlight(), transformerNotationHighlight()],
+            },
+          ],
+        ],
+      },
+    );
+    code = String(output);
+  } catch (error) {
+    throw mdxError(error, input);
+  }
+  let Content: MDXContent;
+  try {
+    const mod = await run(code, { ...runtime, baseUrl: pathToFileURL(input.file).href });
+    Content = mod.default;
+  } catch (error) {
+    throw new DocsgenError(`MDX could not be evaluated: ${error instanceof Error ? error.message : String(error)}`, {
+      file: input.relFile,
+      hint: 'An expression or import in the file fails when run. Built-in components (Tabs, TabItem, ...) need no import.',
+      cause: error,
+    });
+  }
+  const compiled: CompiledMdx = { Content, toc, links };
+  context.cache.mdx.set(key, compiled);
+  return compiled;
+}
+
+function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {
+  const e = error as { line?: number; column?: number; reason?: string; message?: string; place?: unknown; ruleId?: string };
+  const line = typeof e.line === 'number' ? e.line : undefined;
+  const column = typeof e.column === 'number' ? e.column : undefined;
+  const reason = (e.reason ?? e.message ?? String(error)).split('\n')[0];
+  return new DocsgenError(`MDX syntax error: ${reason}`, {
+    file: input.relFile,
+    line,
+    column,
+    excerpt: line ? codeExcerpt(input.source, line, column) : undefined,
+    hint:
+      'In MDX, "<" starts a JSX tag and "{" starts an expression: escape them as \\< and \\{ in prose, close every tag (<br />), and use {/* */} instead of <!-- -->.',
+    cause: error,
+  });
+}
+
+async function loadTsxPage(page: SourcePage): Promise<CompiledTsxPage> {
+  const { tsImport } = await import('tsx/esm/api');
+  let mod: { default?: unknown; meta?: Partial<PageMeta> };
+  try {
+    mod = (await tsImport(`${pathToFileURL(page.file).href}?v=${hash(page.source)}`, import.meta.url)) as typeof mod;
+  } catch (error) {
+    throw new DocsgenError(`Page could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
+      file: page.relFile,
+      hint: 'Fix the error in the page module; pages run in Node at build time, without window or document.',
+      cause: error,
+    });
+  }
+  if (typeof mod.default !== 'function') {
+    throw new DocsgenError('Page component has no default export.', {
+      file: page.relFile,
+      hint: 'Export the page component as the default export: `export default function Page() { ... }`.',
+    });
+  }
+  if (!mod.meta?.title || !mod.meta.description) {
+    throw new DocsgenError('Page has no `meta` export with a title and a description.', {
+      file: page.relFile,
+      hint: "Add `export const meta = { title: '...', description: '...' };` for the <title> and meta description.",
+    });
+  }
+  return { page, Component: mod.default as ComponentType, meta: { title: mod.meta.title, description: mod.meta.description } };
+}
+
+function hash(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 10);
+}

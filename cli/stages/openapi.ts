@@ -1,0 +1,662 @@
+/**
+ * Loads the site's OpenAPI 3.1 documents: parses them with source positions,
+ * validates them against the specification, and derives what the rest of the
+ * build needs (operation summaries for the server-rendered reference and search,
+ * JSON and Postman copies for download, schemas for checking the examples in the docs).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import {
+  BaseResolver,
+  createConfig,
+  getLineColLocation,
+  lintDocument,
+  makeDocumentFromString,
+  type Config as RedoclyConfig,
+  type NormalizedProblem,
+} from '@redocly/openapi-core';
+import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
+import { buildPostmanFiles } from './postman.ts';
+
+export interface ApiDocumentSource {
+  id: string;
+  /** absolute path */
+  file: string;
+}
+
+export interface OperationParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  description: string;
+  /** Compact description of the schema, e.g. "string (uuid)", "integer 1..100, default 20". */
+  type: string;
+}
+
+/** A top-level property of a request body. */
+export interface BodyField {
+  name: string;
+  in: 'body';
+  required: boolean;
+  description: string;
+  type: string;
+}
+
+export interface OperationSummary {
+  operationId: string;
+  /** upper case */
+  method: string;
+  /** The path template, or the webhook's name for webhooks. */
+  path: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters: OperationParameter[];
+  requestBody?: { contentType: string; fields: BodyField[] };
+  responses: { status: string; description: string; contentType?: string }[];
+  /** Server URLs that replace the document's servers for this operation. */
+  servers?: string[];
+  kind: 'operation' | 'webhook';
+}
+
+export interface LoadedApiDocument {
+  id: string;
+  /** relative to the site root, posix */
+  file: string;
+  title: string;
+  version: string;
+  description: string;
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  operations: OperationSummary[];
+  /** parsed, JSON-compatible */
+  document: Record<string, unknown>;
+  yamlText: string;
+  jsonText: string;
+  /** JSON texts */
+  postman: { collection: string; environment: string };
+}
+
+type JsonObject = Record<string, unknown>;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
+
+export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string): Promise<LoadedApiDocument[]> {
+  const results = await Promise.all(sources.map((source) => loadOne(source, root)));
+  const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
+  if (errors.length > 0) {
+    const files = new Set(errors.map((e) => e.file ?? ''));
+    throw new DocsgenErrors(
+      `${errors.length} problem${errors.length === 1 ? '' : 's'} in ${files.size} API document${files.size === 1 ? '' : 's'}.`,
+      errors,
+    );
+  }
+  return results.flatMap((r) => (r.ok ? [r.api] : []));
+}
+
+type LoadResult = { ok: true; api: LoadedApiDocument } | { ok: false; errors: DocsgenError[] };
+
+async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadResult> {
+  const rel = toPosix(path.relative(root, source.file));
+  let yamlText: string;
+  try {
+    yamlText = await readFile(source.file, 'utf8');
+  } catch (cause) {
+    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      ok: false,
+      errors: [
+        new DocsgenError(missing ? `API document '${source.id}' not found.` : `API document '${source.id}' could not be read.`, {
+          file: rel,
+          hint: missing
+            ? `Create ${rel}, or fix the 'spec' path of the API reference '${source.id}' in site.config.ts.`
+            : 'Check that the file is readable by the user running the build.',
+          cause,
+        }),
+      ],
+    };
+  }
+
+  const parsed = parseYaml(yamlText, rel);
+  if (!parsed.ok) return parsed;
+  const { document, locate } = parsed;
+
+  const versionError = checkVersion(document, yamlText, rel, locate);
+  if (versionError) return { ok: false, errors: [versionError] };
+
+  const problems = await validate(yamlText, source.file);
+  const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
+  errors.push(...checkExternalRefs(document, yamlText, rel, locate));
+  errors.push(...checkOperationIds(document, yamlText, rel, locate));
+  if (errors.length > 0) return { ok: false, errors };
+
+  const operations = summarizeOperations(document);
+
+  const info = asObject(document.info);
+  const api: Omit<LoadedApiDocument, 'postman'> = {
+    id: source.id,
+    file: rel,
+    title: asString(info.title),
+    version: asString(info.version),
+    description: asString(info.description).trim(),
+    servers: asArray(document.servers).map((s) => ({ url: asString(asObject(s).url), description: asString(asObject(s).description) })),
+    tags: asArray(document.tags).map((t) => ({ name: asString(asObject(t).name), description: asString(asObject(t).description).trim() })),
+    operations,
+    document,
+    yamlText,
+    jsonText: `${JSON.stringify(document, null, 2)}\n`,
+  };
+  try {
+    const postman = await buildPostmanFiles(api);
+    return { ok: true, api: { ...api, postman } };
+  } catch (error) {
+    if (error instanceof DocsgenError) return { ok: false, errors: [error] };
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Parsing
+
+/** Finds the source position of a JSON pointer (as path segments) in the parsed YAML. */
+type Locate = (segments: readonly string[], onKey?: boolean) => { line: number; column: number } | undefined;
+
+function parseYaml(
+  text: string,
+  rel: string,
+): { ok: true; document: JsonObject; locate: Locate } | { ok: false; errors: DocsgenError[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((e) => {
+        const pos = lineCounter.linePos(e.pos[0]);
+        const message = e.message.split('\n')[0] ?? e.message;
+        return new DocsgenError(`The API document is not valid YAML: ${message}`, {
+          file: rel,
+          line: pos.line,
+          column: pos.col,
+          excerpt: codeExcerpt(text, pos.line, pos.col),
+          hint: 'Fix the YAML syntax at this position (indentation, an unclosed quote, or a value containing ": " that needs quotes).',
+        });
+      }),
+    };
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  if (!isPlainObject(value)) {
+    return {
+      ok: false,
+      errors: [
+        new DocsgenError('The API document must be a YAML mapping with `openapi`, `info` and `paths` at the top level.', {
+          file: rel,
+          line: 1,
+          column: 1,
+          excerpt: codeExcerpt(text, 1, 1),
+          hint: 'Start the file with `openapi: 3.1.0` followed by `info:`.',
+        }),
+      ],
+    };
+  }
+  const locate: Locate = (segments, onKey = false) => {
+    let node: unknown = doc.contents;
+    let range: [number, number, number] | undefined = (doc.contents as YamlNode | null)?.range ?? undefined;
+    for (const segment of segments) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
+        if (!pair) break;
+        const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
+        const valueRange = (pair.value as YamlNode | null)?.range ?? undefined;
+        range = (segment === segments[segments.length - 1] && onKey ? keyRange : valueRange ?? keyRange) ?? range;
+        node = pair.value;
+      } else if (isSeq(node)) {
+        const item = node.items[Number(segment)];
+        if (item === undefined) break;
+        range = (item as YamlNode).range ?? range;
+        node = item;
+      } else {
+        break;
+      }
+    }
+    if (!range) return undefined;
+    const pos = lineCounter.linePos(range[0]);
+    return { line: pos.line, column: pos.col };
+  };
+  return { ok: true, document: value, locate };
+}
+
+function checkVersion(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError | undefined {
+  const version = document.openapi;
+  if (typeof version === 'string' && /^3\.1\.\d+$/.test(version)) return undefined;
+  if (version === undefined) {
+    const swagger = document.swagger !== undefined;
+    return located(`/openapi: the document has no 'openapi' field${swagger ? ` (it is a Swagger ${String(document.swagger)} document)` : ''}.`, rel, text, locate(swagger ? ['swagger'] : [], true) ?? { line: 1, column: 1 }, {
+      hint: `docsgen reads OpenAPI 3.1 only. Add 'openapi: 3.1.0' as the first line${swagger ? ' and convert the document (e.g. with swagger2openapi, then update it to 3.1)' : ''}.`,
+    });
+  }
+  return located(`/openapi: expected an OpenAPI 3.1 document ('3.1.x'), found '${String(version)}'.`, rel, text, locate(['openapi']), {
+    hint: `docsgen reads OpenAPI 3.1 only. Set 'openapi: 3.1.0'; coming from 3.0, replace 'nullable: true' with a type list ([string, 'null']) and 'example' in schemas with 'examples' (see ${SPEC_URL}).`,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Validation
+
+let specConfig: Promise<RedoclyConfig> | undefined;
+
+/**
+ * Structural validation only (the 'spec' ruleset: schema of every object, resolvable
+ * $refs, unique operationIds, declared path parameters). Style rules belong to
+ * `redocly lint` with redocly.yaml, and must not fail a build.
+ */
+async function validate(text: string, absoluteFile: string): Promise<NormalizedProblem[]> {
+  specConfig ??= createConfig({ extends: ['spec'] });
+  const config = await specConfig;
+  const document = makeDocumentFromString(text, absoluteFile);
+  const problems = await lintDocument({ document, config, externalRefResolver: new BaseResolver() });
+  return problems.filter((p) => p.severity === 'error' && !p.ignored);
+}
+
+const RULE_HINTS: Record<string, string> = {
+  struct: `Compare this object with the OpenAPI 3.1 specification (${SPEC_URL}) and add, rename or remove the field.`,
+  'no-unresolved-refs': "Point the $ref at something that exists (e.g. '#/components/schemas/Transaction'), or add the missing component.",
+  'operation-operationId-unique': 'Give every operation its own operationId.',
+  'path-parameters-defined': 'Declare every {placeholder} of the path as a parameter with `in: path` and `required: true`, and no others.',
+  'operation-parameters-unique': 'Remove the duplicated parameter (the same name and `in`).',
+  'no-identical-paths': 'Merge the two paths: they differ only in the names of their placeholders.',
+  'spec-ref-siblings': 'Next to a $ref, only `summary` and `description` are allowed; move other fields into the referenced object.',
+};
+
+function problemToError(problem: NormalizedProblem, text: string, rel: string, absoluteFile: string, locate: Locate): DocsgenError {
+  const location = problem.location[0];
+  const pointer = (location?.pointer ?? '#/').replace(/^#/, '') || '/';
+  const segments = pointerSegments(pointer);
+  const sameFile = !location || path.resolve(location.source.absoluteRef) === path.resolve(absoluteFile);
+  let pos = sameFile ? locate(segments, location?.reportOnKey ?? false) : undefined;
+  if (!pos && location) {
+    try {
+      const lc = getLineColLocation(location);
+      pos = { line: lc.start.line, column: lc.start.col };
+    } catch {
+      pos = undefined;
+    }
+  }
+  const file = sameFile ? rel : toPosix(path.relative(path.dirname(absoluteFile), location?.source.absoluteRef ?? ''));
+  const suggestion = problem.suggest.length > 0 ? ` Did you mean: ${problem.suggest.join(', ')}?` : '';
+  const message = `${pointer}: ${problem.message.replace(/\s+$/, '')}${suggestion}`;
+  const hint = RULE_HINTS[problem.ruleId] ?? `See the rule '${problem.ruleId}' in the Redocly documentation and the OpenAPI 3.1 specification (${SPEC_URL}).`;
+  if (!sameFile) return new DocsgenError(message, { file, line: pos?.line, column: pos?.column, hint });
+  return located(message, rel, text, pos, { hint });
+}
+
+/** Only local $refs: the published copies and exampleSchema must stand alone. */
+function checkExternalRefs(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError[] {
+  const errors: DocsgenError[] = [];
+  const visit = (node: unknown, segments: string[]): void => {
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => visit(child, [...segments, String(i)]));
+      return;
+    }
+    if (!isPlainObject(node)) return;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) {
+      errors.push(
+        located(`${formatPointer([...segments, '$ref'])}: '${ref}' points outside this document.`, rel, text, locate([...segments, '$ref']), {
+          hint: 'Keep each API document in one file: it is published for download and loaded by the API reference as is. Move the referenced object under components and use a local reference (#/components/...).',
+        }),
+      );
+    }
+    for (const [key, child] of Object.entries(node)) {
+      // Example and default values are data, not OpenAPI objects: a "$ref" key inside them is literal.
+      if (DATA_KEYWORDS.has(key) || (key === 'examples' && Array.isArray(child))) continue;
+      if (key === 'value' && segments[segments.length - 2] === 'examples') continue;
+      visit(child, [...segments, key]);
+    }
+  };
+  visit(document, []);
+  return errors;
+}
+
+/** docsgen needs operationIds: examples in the docs and the Postman requests are matched to operations by them. */
+function checkOperationIds(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError[] {
+  const errors: DocsgenError[] = [];
+  for (const group of ['paths', 'webhooks']) {
+    for (const [key, item] of Object.entries(asObject(document[group]))) {
+      for (const [method, op] of Object.entries(asObject(item))) {
+        if (!(HTTP_METHODS as readonly string[]).includes(method) || !isPlainObject(op)) continue;
+        if (typeof op.operationId === 'string' && op.operationId !== '') continue;
+        const pointer = [group, key, method];
+        errors.push(
+          located(`${formatPointer(pointer)}: the operation has no operationId.`, rel, text, locate(pointer, true), {
+            hint: 'Add a unique operationId (camelCase, e.g. createPayment): the docs reference operations by it and the Postman collection is built from it.',
+          }),
+        );
+      }
+    }
+  }
+  return errors;
+}
+
+const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const']);
+
+function located(message: string, rel: string, text: string, pos: { line: number; column: number } | undefined, options: { hint?: string }): DocsgenError {
+  return new DocsgenError(message, {
+    file: rel,
+    line: pos?.line,
+    column: pos?.column,
+    excerpt: pos ? codeExcerpt(text, pos.line, pos.column) : undefined,
+    hint: options.hint,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Summaries
+
+function summarizeOperations(document: JsonObject): OperationSummary[] {
+  const out: OperationSummary[] = [];
+  const collect = (group: 'paths' | 'webhooks', kind: OperationSummary['kind']): void => {
+    for (const [key, rawItem] of Object.entries(asObject(document[group]))) {
+      const item = asObject(deref(document, rawItem));
+      // Document order, so the summary lists operations as the author arranged them.
+      for (const [method, op] of Object.entries(item)) {
+        if (!(HTTP_METHODS as readonly string[]).includes(method) || !isPlainObject(op)) continue;
+        out.push(summarizeOperation(document, key, method, item, op, kind));
+      }
+    }
+  };
+  collect('paths', 'operation');
+  collect('webhooks', 'webhook');
+  return out;
+}
+
+function summarizeOperation(
+  document: JsonObject,
+  key: string,
+  method: string,
+  item: JsonObject,
+  op: JsonObject,
+  kind: OperationSummary['kind'],
+): OperationSummary {
+  const params = new Map<string, OperationParameter>();
+  for (const raw of [...asArray(item.parameters), ...asArray(op.parameters)]) {
+    const p = asObject(deref(document, raw));
+    const location = asString(p.in);
+    if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') continue;
+    params.set(`${location}:${asString(p.name)}`, {
+      name: asString(p.name),
+      in: location,
+      required: p.required === true,
+      description: asString(p.description).trim(),
+      type: describeSchema(document, p.schema),
+    });
+  }
+
+  let requestBody: OperationSummary['requestBody'];
+  const body = asObject(deref(document, op.requestBody));
+  const bodyMedia = pickMedia(asObject(body.content));
+  if (bodyMedia) {
+    const schema = asObject(deref(document, asObject(bodyMedia.media).schema));
+    const { properties, required } = collectProperties(document, schema);
+    requestBody = {
+      contentType: bodyMedia.type,
+      fields: Object.entries(properties).map(([name, prop]) => ({
+        name,
+        in: 'body' as const,
+        required: required.has(name),
+        description: asString(asObject(deref(document, prop)).description || asObject(prop).description).trim(),
+        type: describeSchema(document, prop),
+      })),
+    };
+  }
+
+  const responses = Object.entries(asObject(op.responses)).map(([status, raw]) => {
+    const response = asObject(deref(document, raw));
+    const media = pickMedia(asObject(response.content));
+    return { status, description: asString(response.description).trim(), ...(media ? { contentType: media.type } : {}) };
+  });
+
+  const servers = asArray(op.servers).length > 0 ? asArray(op.servers) : asArray(item.servers);
+  return {
+    operationId: asString(op.operationId),
+    method: method.toUpperCase(),
+    path: key,
+    summary: asString(op.summary).trim() || asString(op.operationId),
+    description: asString(op.description).trim(),
+    tags: asArray(op.tags).map((t) => asString(t)),
+    parameters: [...params.values()],
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+    ...(servers.length > 0 ? { servers: servers.map((s) => asString(asObject(s).url)) } : {}),
+    kind,
+  };
+}
+
+function collectProperties(document: JsonObject, schema: JsonObject): { properties: JsonObject; required: Set<string> } {
+  const properties: JsonObject = { ...asObject(schema.properties) };
+  const required = new Set(asArray(schema.required).map((r) => asString(r)));
+  for (const part of asArray(schema.allOf)) {
+    const sub = collectProperties(document, asObject(deref(document, part)));
+    // A later allOf part narrows an earlier one (e.g. adds a const): merge, keeping both.
+    for (const [name, prop] of Object.entries(sub.properties)) {
+      const earlier = properties[name];
+      properties[name] = earlier === undefined ? prop : { ...asObject(deref(document, earlier)), ...asObject(deref(document, prop)) };
+    }
+    for (const name of sub.required) required.add(name);
+  }
+  return { properties, required };
+}
+
+/** "string (uuid)", "integer 1..100, default 20", "string: a | b", "array of object". */
+function describeSchema(document: JsonObject, raw: unknown, depth = 0): string {
+  const schema = asObject(deref(document, raw));
+  const refName = isPlainObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').pop() : undefined;
+  const isObject = schema.type === 'object' || (schema.type === undefined && (schema.properties !== undefined || schema.allOf !== undefined));
+  if (isObject && refName) return `object (${refName})`;
+  if (depth > 4) return 'object';
+  const types = Array.isArray(schema.type) ? schema.type.map((t) => asString(t)) : schema.type ? [asString(schema.type)] : [];
+  const nullable = types.includes('null');
+  let base = types.filter((t) => t !== 'null').join(' | ');
+  if (!base) {
+    const alternatives = [...asArray(schema.oneOf), ...asArray(schema.anyOf)];
+    if (alternatives.length > 0) base = alternatives.map((a) => describeSchema(document, a, depth + 1)).join(' | ');
+    else if (asArray(schema.allOf).length > 0 || schema.properties) base = 'object';
+    else if (schema.const !== undefined) base = typeof schema.const;
+    else base = 'any';
+  }
+  if (base === 'array') base = `array of ${describeSchema(document, schema.items, depth + 1)}`;
+  const details: string[] = [];
+  if (typeof schema.format === 'string') base += ` (${schema.format})`;
+  const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
+  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  if (min !== undefined && max !== undefined) base += ` ${min}..${max}`;
+  else if (min !== undefined) base += ` ≥ ${min}`;
+  else if (max !== undefined) base += ` ≤ ${max}`;
+  const minLen = typeof schema.minLength === 'number' ? schema.minLength : undefined;
+  const maxLen = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  if (minLen !== undefined && maxLen !== undefined) details.push(`${minLen}..${maxLen} chars`);
+  else if (maxLen !== undefined) details.push(`up to ${maxLen} chars`);
+  else if (minLen !== undefined) details.push(`at least ${minLen} chars`);
+  if (schema.const !== undefined) details.push(`always ${JSON.stringify(schema.const)}`);
+  const values = schema.const === undefined ? asArray(schema.enum).filter((v) => v !== null) : [];
+  if (values.length === 1) details.push(`always ${JSON.stringify(values[0])}`);
+  else if (values.length > 1) details.push(`one of ${values.map((v) => String(v)).join(' | ')}`);
+  // A format already says what the pattern spells out (uuid, date-time).
+  if (typeof schema.pattern === 'string' && values.length === 0 && typeof schema.format !== 'string') details.push(`pattern ${schema.pattern}`);
+  if (schema.default !== undefined) details.push(`default ${JSON.stringify(schema.default)}`);
+  if (nullable) details.push('nullable');
+  return details.length > 0 ? `${base}, ${details.join(', ')}` : base;
+}
+
+function pickMedia(content: JsonObject): { type: string; media: unknown } | undefined {
+  const types = Object.keys(content);
+  const type =
+    types.find((t) => t === 'application/json') ??
+    types.find((t) => t === 'application/problem+json') ??
+    types.find((t) => /[/+]json$/.test(t)) ??
+    types[0];
+  return type === undefined ? undefined : { type, media: content[type] };
+}
+
+// ---------------------------------------------------------------------------
+// Schemas for examples
+
+/** JSON Schema (refs resolved) of an operation's request body or of one response, for validating examples in the docs. */
+export function exampleSchema(api: LoadedApiDocument, operationId: string, kind: 'request' | 'response', status?: string): object | undefined {
+  const document = api.document;
+  const op = findOperation(document, operationId);
+  if (!op) return undefined;
+  let content: JsonObject;
+  if (kind === 'request') {
+    content = asObject(asObject(deref(document, op.requestBody)).content);
+  } else {
+    const responses = asObject(op.responses);
+    const key =
+      status === undefined
+        ? Object.keys(responses).find((s) => /^2/.test(s))
+        : [status, `${status.charAt(0)}XX`, `${status.charAt(0)}xx`].find((s) => s in responses);
+    if (key === undefined) return undefined;
+    content = asObject(asObject(deref(document, responses[key])).content);
+  }
+  const media = pickMedia(content);
+  const schema = media ? asObject(media.media).schema : undefined;
+  if (schema === undefined) return undefined;
+  return toJsonSchema(document, schema);
+}
+
+function findOperation(document: JsonObject, operationId: string): JsonObject | undefined {
+  for (const group of ['paths', 'webhooks']) {
+    for (const rawItem of Object.values(asObject(document[group]))) {
+      const item = asObject(deref(document, rawItem));
+      for (const method of HTTP_METHODS) {
+        const op = item[method];
+        if (isPlainObject(op) && op.operationId === operationId) return op;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Keywords of the OpenAPI base vocabulary that plain JSON Schema validators reject in strict mode. */
+const OAS_ONLY_KEYWORDS = new Set(['discriminator', 'xml', 'externalDocs', 'example']);
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+  'additionalItems',
+]);
+
+/**
+ * Inlines every local $ref so the result stands alone; a recursive schema keeps
+ * one `$defs` entry per cycle instead of recursing forever.
+ */
+function toJsonSchema(document: JsonObject, schema: unknown): object {
+  const defs = new Map<string, unknown>();
+  const recursive = new Set<string>();
+  const stack: string[] = [];
+  const defName = (ref: string): string => ref.split('/').pop()?.replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
+
+  const convert = (node: unknown): unknown => {
+    if (!isPlainObject(node)) return node;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#')) {
+      if (stack.includes(ref)) {
+        recursive.add(ref);
+        return { $ref: `#/$defs/${defName(ref)}` };
+      }
+      stack.push(ref);
+      const target = convert(resolvePointer(document, ref));
+      stack.pop();
+      if (recursive.has(ref) && !defs.has(ref)) defs.set(ref, target);
+      const { $ref: _ignored, ...siblings } = node;
+      const rest = convertKeywords(siblings);
+      return isPlainObject(target) ? { ...target, ...rest } : Object.keys(rest).length > 0 ? { allOf: [target], ...rest } : target;
+    }
+    return convertKeywords(node);
+  };
+
+  const convertKeywords = (node: JsonObject): JsonObject => {
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (OAS_ONLY_KEYWORDS.has(key) || key.startsWith('x-')) continue;
+      if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(value)) {
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]));
+      } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
+        out[key] = value.map((v) => convert(v));
+      } else if (SCHEMA_KEYWORDS.has(key)) {
+        out[key] = convert(value);
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+
+  const converted = convert(schema);
+  const result: JsonObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...(isPlainObject(converted) ? converted : { allOf: [converted] }) };
+  if (defs.size > 0) result.$defs = Object.fromEntries([...defs].map(([ref, value]) => [defName(ref), value]));
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+function deref(document: JsonObject, node: unknown, seen = new Set<string>()): unknown {
+  if (!isPlainObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;
+  if (seen.has(node.$ref)) return undefined;
+  seen.add(node.$ref);
+  return deref(document, resolvePointer(document, node.$ref), seen);
+}
+
+function resolvePointer(document: JsonObject, ref: string): unknown {
+  let node: unknown = document;
+  for (const segment of pointerSegments(ref.replace(/^#/, ''))) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isPlainObject(node)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer
+    .replace(/^\//, '')
+    .split('/')
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function formatPointer(segments: readonly string[]): string {
+  return `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asObject(value: unknown): JsonObject {
+  return isPlainObject(value) ? value : {};
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function asString(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}

@@ -1,0 +1,376 @@
+/**
+ * Stage: every route of the site -> a complete HTML document, rendered with React's
+ * renderToString into the layouts of templates/. Nothing here touches the file system.
+ */
+import { createElement, type ReactElement, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import readingTime from 'reading-time';
+import type { SiteConfig } from '../config.ts';
+import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
+import type { SidebarItemData, SiteData } from '../../templates/components/SiteContext.tsx';
+import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
+import { BlogArchive, BlogList, BlogPost, BlogTags, tagHeading, type PostSummary } from '../../templates/layouts/Blog.tsx';
+import { DocPage } from '../../templates/layouts/DocPage.tsx';
+import { Document, type HeadData, type PageAssets } from '../../templates/layouts/Document.tsx';
+import { NotFound } from '../../templates/layouts/NotFound.tsx';
+import { Page } from '../../templates/layouts/Page.tsx';
+import type { Collected, ResolvedSidebarItem } from './collect.ts';
+import { flattenSidebar } from './collect.ts';
+import type { CompiledMdx, CompiledPost, CompiledSite, SourceLink } from './compile.ts';
+import type { LoadedApiDocument } from './openapi.ts';
+
+export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
+
+export interface RenderedPage {
+  route: string;
+  kind: PageKind;
+  /** The page's own title (without " | Site"). */
+  title: string;
+  description: string;
+  html: string;
+  /** Source file, relative to the root, for error reports. */
+  sourceFile?: string;
+  /** Links written in the source, with lines, for the link report. */
+  sourceLinks: SourceLink[];
+  /** False for pages that must not be in the sitemap or search (404, aliases). */
+  indexable: boolean;
+}
+
+export interface RenderInput {
+  collected: Collected;
+  compiled: CompiledSite;
+  apis: readonly LoadedApiDocument[];
+  assets: Omit<PageAssets, 'islands' | 'preload'> & { islands: PageAssets['islands'] };
+}
+
+export const NOT_FOUND_ROUTE = '/404';
+
+export async function render(input: RenderInput, config: SiteConfig): Promise<RenderedPage[]> {
+  const site = siteData(config);
+  const pages: RenderedPage[] = [];
+  const errors: DocsgenError[] = [];
+
+  const emit = (entry: EmitEntry) => {
+    const fullTitle = entry.title === site.title ? site.title : `${entry.title} | ${site.title}`;
+    const canonicalRoute = entry.canonicalRoute ?? entry.route;
+    const head: HeadData = {
+      title: fullTitle,
+      description: entry.description,
+      canonical: `${config.url.replace(/\/$/, '')}${canonicalRoute === '/' ? '/' : canonicalRoute}`,
+      ogType: entry.ogType,
+      noindex: entry.kind === 'not-found',
+    };
+    const wanted = new Set(['search', ...(entry.islands ?? [])]);
+    const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
+    const assets: PageAssets = { ...input.assets, islands, preload: [] };
+    try {
+      const element: ReactElement = createElement(Document, {
+        site,
+        page: { route: entry.route, sidebar: entry.sidebar },
+        head,
+        assets,
+        children: entry.body,
+      });
+      const html = `<!DOCTYPE html>${renderToString(element)}`;
+      pages.push({
+        route: entry.route,
+        kind: entry.kind,
+        title: entry.title,
+        description: entry.description,
+        html,
+        sourceFile: entry.sourceFile,
+        sourceLinks: entry.sourceLinks ?? [],
+        indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const missing = /Expected component `(\w+)`/.exec(message);
+      errors.push(
+        new DocsgenError(`Page ${entry.route} failed to render: ${message.split('\n')[0]}`, {
+          file: entry.sourceFile,
+          hint: missing
+            ? `<${missing[1]}> is not a component docsgen provides (${Object.keys(mdxComponents).filter((k) => /^[A-Z]/.test(k)).join(', ')}). Check its spelling or import it.`
+            : 'Fix the component props or the MDX expression named above.',
+          cause: error,
+        }),
+      );
+    }
+  };
+
+  renderDocs(input, config, site, emit);
+  renderBlog(input, config, site, emit);
+  for (const entry of input.compiled.pages) {
+    const body =
+      'Component' in entry
+        ? createElement(Page, { contentLanguage: config.contentLanguage, children: createElement(entry.Component) })
+        : createElement(Page, {
+            contentLanguage: config.contentLanguage,
+            className: 'container markdown-page',
+            children: createElement('div', { className: 'markdown' }, createElement('h1', null, entry.meta.title), mdx(entry.compiled)),
+          });
+    emit({
+      route: entry.page.route,
+      kind: 'page',
+      title: entry.page.route === '/' ? site.title : entry.meta.title,
+      description: entry.meta.description,
+      body,
+      sourceFile: entry.page.relFile,
+      sourceLinks: 'compiled' in entry ? entry.compiled.links : [],
+    });
+  }
+  for (const api of input.apis) {
+    const ref = config.apiReferences.find((r) => r.id === api.id);
+    if (!ref) continue;
+    emit({
+      route: ref.route,
+      kind: 'api',
+      title: ref.title,
+      description: ref.description,
+      sourceFile: api.file,
+      islands: ['api-reference'],
+      body: createElement(ApiReference, {
+        id: api.id,
+        title: ref.title,
+        description: api.description.split('\n\n')[0] ?? ref.description,
+        version: api.version,
+        servers: api.servers,
+        downloads: [
+          { label: 'OpenAPI (YAML)', href: `/openapi/${api.id}.yaml` },
+          { label: 'OpenAPI (JSON)', href: `/openapi/${api.id}.json` },
+          { label: 'Postman collection', href: `/openapi/${api.id}.postman_collection.json` },
+          { label: 'Postman environment (sandbox)', href: `/openapi/${api.id}.postman_environment.json` },
+        ],
+        operations: api.operations.map(toOperationView),
+        island: {
+          specUrl: `/openapi/${api.id}.json`,
+          basePath: ref.route,
+          tryItServer: api.servers.find((s) => /sandbox/i.test(s.url) || /sandbox/i.test(s.description))?.url ?? api.servers[0]?.url ?? '',
+        },
+        contentLanguage: config.contentLanguage,
+      }),
+    });
+  }
+  emit({ route: NOT_FOUND_ROUTE, kind: 'not-found', title: 'Page Not Found', description: 'The page you were looking for does not exist.', body: createElement(NotFound) });
+
+  if (errors.length > 0) throw new DocsgenErrors(`${errors.length} page${errors.length === 1 ? '' : 's'} failed to render:`, errors);
+  return pages;
+}
+
+type EmitEntry = {
+  route: string;
+  kind: PageKind;
+  title: string;
+  description: string;
+  body: ReactNode;
+  canonicalRoute?: string;
+  sidebar?: SidebarItemData[];
+  sourceFile?: string;
+  sourceLinks?: SourceLink[];
+  ogType?: 'website' | 'article';
+  islands?: string[];
+};
+
+function mdx(compiled: CompiledMdx): ReactElement {
+  return createElement(compiled.Content, { components: mdxComponents });
+}
+
+export function siteData(config: SiteConfig): SiteData {
+  return {
+    title: config.title,
+    tagline: config.tagline,
+    url: config.url,
+    locale: { code: config.locale.code, label: config.locale.label, direction: config.locale.direction },
+    contentLanguage: config.contentLanguage,
+    copyright: `Copyright © ${config.copyright.year} ${config.copyright.holder}`,
+    colorMode: { defaultMode: config.colorMode.defaultMode, disableSwitch: config.colorMode.disableSwitch },
+    announcementBar: config.announcementBar,
+    navbar: {
+      title: config.navbar.title,
+      logo: config.navbar.logo,
+      items: config.navbar.items.map((i) => ({ label: i.label, to: i.to, href: i.href, items: i.items?.map((s) => ({ ...s })) })),
+    },
+    footer: { links: config.footer.links.map((c) => ({ title: c.title, items: c.items.map((i) => ({ ...i })) })) },
+    docs: { routeBasePath: config.docs.routeBasePath, versionLabel: config.docs.version.label, versionName: config.docs.version.name },
+    blog: { routeBasePath: config.blog.routeBasePath, title: config.blog.title },
+  };
+}
+
+function toSidebarData(items: readonly ResolvedSidebarItem[]): SidebarItemData[] {
+  return items.map((item) => {
+    if (item.type === 'doc') return { type: 'doc', label: item.label, href: item.route, id: item.id };
+    if (item.type === 'link') return { type: 'link', label: item.label, href: item.href };
+    return { type: 'category', label: item.label, href: item.route, collapsed: item.collapsed, items: toSidebarData(item.items) };
+  });
+}
+
+/** Labels of the categories leading to a doc, for breadcrumbs. */
+function categoryTrail(items: readonly ResolvedSidebarItem[], id: string, trail: { label: string; href?: string }[] = []): { label: string; href?: string }[] | undefined {
+  for (const item of items) {
+    if (item.type === 'doc' && item.id === id) return trail;
+    if (item.type === 'category') {
+      const found = categoryTrail(item.items, id, [...trail, { label: item.label, href: item.route }]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
+  for (const { doc, compiled } of input.compiled.docs.values()) {
+    const sidebarItems = doc.sidebar ? input.collected.sidebars[doc.sidebar] ?? [] : undefined;
+    const flat = sidebarItems ? flattenSidebar(sidebarItems) : [];
+    const position = flat.findIndex((d) => d.id === doc.id);
+    const previous = position > 0 ? flat[position - 1] : undefined;
+    const next = position >= 0 ? flat[position + 1] : undefined;
+    const trail = sidebarItems ? categoryTrail(sidebarItems, doc.id) ?? [] : [];
+    const sidebar = sidebarItems ? toSidebarData(sidebarItems) : undefined;
+    const page = (route: string, canonicalRoute?: string) =>
+      emit({
+        route,
+        canonicalRoute,
+        kind: canonicalRoute ? 'docs-root' : 'doc',
+        title: doc.frontMatter.title,
+        description: doc.frontMatter.description,
+        sourceFile: doc.relFile,
+        sourceLinks: compiled.links,
+        sidebar,
+        body: createElement(DocPage, {
+          title: doc.frontMatter.title,
+          route: doc.route,
+          sidebar,
+          breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
+          toc: compiled.toc,
+          hideToc: doc.frontMatter.hide_table_of_contents,
+          previous: previous ? { href: previous.route, title: previous.label } : undefined,
+          next: next ? { href: next.route, title: next.label } : undefined,
+          versionLabel: site.docs.versionLabel,
+          tags: doc.frontMatter.tags,
+          contentLanguage: config.contentLanguage,
+          children: mdx(compiled),
+        }),
+      });
+    page(doc.route);
+    // Spec: /docs shows the main document; its canonical URL stays the document's own.
+    if (doc.id === config.docs.mainDoc) page(config.docs.routeBasePath, doc.route);
+  }
+}
+
+function summaryOf(entry: CompiledPost): PostSummary {
+  return {
+    title: entry.post.frontMatter.title,
+    route: entry.post.route,
+    date: entry.post.date,
+    readingMinutes: Math.max(1, Math.round(readingTime(entry.post.source).minutes)),
+    authors: entry.post.authors,
+    tags: entry.post.tags.map((t) => ({ label: t.label, route: t.route })),
+  };
+}
+
+function renderBlog(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
+  const posts = input.compiled.posts;
+  const base = config.blog.routeBasePath;
+  const recent = posts.slice(0, config.blog.recentPostsCount).map(summaryOf);
+  const perPage = config.blog.postsPerPage;
+  const listItems = (entries: CompiledPost[]) =>
+    entries.map((entry) => ({ summary: summaryOf(entry), excerpt: mdx(entry.excerpt), truncated: entry.truncated }));
+
+  const paginate = (entries: CompiledPost[], routeOf: (page: number) => string, make: (page: CompiledPost[], newer?: string, older?: string) => ReactNode, meta: { title: string; description: string; kind: PageKind }) => {
+    const count = Math.max(1, Math.ceil(entries.length / perPage));
+    for (let page = 1; page <= count; page++) {
+      emit({
+        route: routeOf(page),
+        kind: meta.kind,
+        title: meta.title,
+        description: meta.description,
+        body: make(entries.slice((page - 1) * perPage, page * perPage), page > 1 ? routeOf(page - 1) : undefined, page < count ? routeOf(page + 1) : undefined),
+      });
+    }
+  };
+
+  paginate(
+    posts,
+    (page) => (page === 1 ? base : `${base}/page/${page}`),
+    (slice, newer, older) =>
+      createElement(BlogList, {
+        title: config.blog.title,
+        description: config.blog.description,
+        posts: listItems(slice),
+        recent,
+        newer: newer ? { href: newer } : undefined,
+        older: older ? { href: older } : undefined,
+        contentLanguage: config.contentLanguage,
+      }),
+    { title: config.blog.title, description: config.blog.description, kind: 'blog-list' },
+  );
+
+  posts.forEach((entry, index) => {
+    const newer = posts[index - 1];
+    const older = posts[index + 1];
+    emit({
+      route: entry.post.route,
+      kind: 'post',
+      title: entry.post.frontMatter.title,
+      description: entry.post.frontMatter.description,
+      sourceFile: entry.post.relFile,
+      sourceLinks: entry.full.links,
+      ogType: 'article',
+      body: createElement(BlogPost, {
+        post: summaryOf(entry),
+        recent,
+        newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
+        older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
+        contentLanguage: config.contentLanguage,
+        children: mdx(entry.full),
+      }),
+    });
+  });
+
+  emit({ route: `${base}/archive`, kind: 'blog-archive', title: 'Archive', description: 'Archive', body: createElement(BlogArchive, { posts: posts.map(summaryOf), recent }) });
+
+  const tags = input.collected.tags.map((tag) => ({ tag, posts: posts.filter((p) => p.post.tags.some((t) => t.key === tag.key)) }));
+  emit({
+    route: `${base}/tags`,
+    kind: 'blog-tags',
+    title: 'Tags',
+    description: 'Tags',
+    body: createElement(BlogTags, { tags: tags.map(({ tag, posts: tagged }) => ({ label: tag.label, route: tag.route, count: tagged.length })), recent }),
+  });
+  for (const { tag, posts: tagged } of tags) {
+    const heading = tagHeading(tag.label, tagged.length);
+    paginate(
+      tagged,
+      (page) => (page === 1 ? tag.route : `${tag.route}/page/${page}`),
+      (slice, newer, older) =>
+        createElement(BlogList, {
+          title: heading,
+          heading: createElement('h1', null, heading),
+          description: tag.description,
+          extraHeader: createElement('a', { href: `${base}/tags`, className: 'tags-all-link' }, 'View All Tags'),
+          posts: listItems(slice),
+          recent,
+          newer: newer ? { href: newer } : undefined,
+          older: older ? { href: older } : undefined,
+          contentLanguage: config.contentLanguage,
+        }),
+      { title: heading, description: tag.description ?? heading, kind: 'blog-tag' },
+    );
+  }
+  void site;
+}
+
+function toOperationView(op: LoadedApiDocument['operations'][number]): ApiOperationView {
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    summary: op.summary,
+    description: op.description,
+    tag: op.tags[0] ?? 'Other',
+    kind: op.kind,
+    parameters: op.parameters.map((p) => ({ name: p.name, location: p.in, required: p.required, type: p.type, description: p.description })),
+    bodyFields: (op.requestBody?.fields ?? []).map((p) => ({ name: p.name, location: 'body', required: p.required, type: p.type, description: p.description })),
+    bodyContentType: op.requestBody?.contentType,
+    responses: op.responses.map((r) => ({ status: r.status, description: r.description })),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * Stage: write the site into a staging folder: every page under both of its names
+ * (`x/index.html` and `x.html`, identical bytes), 404.html, the client assets, static/,
+ * the API documents, sitemap, robots.txt and the blog feeds. The build swaps the
+ * staging folder into place only after every check passed (see publish()).
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Feed } from 'feed';
+import type { SiteConfig } from '../config.ts';
+import type { OutputAsset } from './bundle.ts';
+import type { CompiledPost } from './compile.ts';
+import type { LoadedApiDocument } from './openapi.ts';
+import { NOT_FOUND_ROUTE, type RenderedPage } from './render.ts';
+
+/** Output files other than pages, as (path inside the output, contents). */
+export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; posts: readonly CompiledPost[]; pages: readonly RenderedPage[] }, config: SiteConfig): OutputAsset[] {
+  const encoder = new TextEncoder();
+  const text = (p: string, body: string): OutputAsset => ({ path: p, contents: encoder.encode(body) });
+  const files: OutputAsset[] = [];
+  for (const api of input.apis) {
+    files.push(text(`openapi/${api.id}.yaml`, api.yamlText));
+    files.push(text(`openapi/${api.id}.json`, api.jsonText));
+    files.push(text(`openapi/${api.id}.postman_collection.json`, api.postman.collection));
+    files.push(text(`openapi/${api.id}.postman_environment.json`, api.postman.environment));
+  }
+  files.push(text('sitemap.xml', sitemap(input.pages, config)));
+  if (!existsSync(path.join(config.dirs.static, 'robots.txt'))) {
+    files.push(text('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${config.url.replace(/\/$/, '')}/sitemap.xml\n`));
+  }
+  const feed = blogFeed(input.posts, config);
+  files.push(text(`${config.blog.routeBasePath.slice(1)}/rss.xml`, feed.rss2()));
+  files.push(text(`${config.blog.routeBasePath.slice(1)}/atom.xml`, feed.atom1()));
+  return files;
+}
+
+/** Output paths of a page: '/' -> index.html; '/404' -> 404.html; '/a/b' -> a/b/index.html and a/b.html. */
+export function pageFiles(route: string): string[] {
+  if (route === '/') return ['index.html'];
+  if (route === NOT_FOUND_ROUTE) return ['404.html'];
+  const base = route.replace(/^\//, '');
+  return [`${base}/index.html`, `${base}.html`];
+}
+
+export interface WriteInput {
+  pages: readonly RenderedPage[];
+  assets: readonly OutputAsset[];
+  generated: readonly OutputAsset[];
+}
+
+export interface WriteResult {
+  dir: string;
+  fileCount: number;
+  bytes: number;
+}
+
+export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
+  const staging = stagingDir(outDir);
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  let fileCount = 0;
+  let bytes = 0;
+  if (existsSync(config.dirs.static)) {
+    await cp(config.dirs.static, staging, { recursive: true });
+    for (const entry of await readdir(staging, { recursive: true, withFileTypes: true })) if (entry.isFile()) fileCount++;
+  }
+  const put = async (relPath: string, contents: Uint8Array | string) => {
+    const target = path.join(staging, relPath);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, contents);
+    fileCount++;
+    bytes += typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength;
+  };
+  for (const page of input.pages) {
+    for (const file of pageFiles(page.route)) await put(file, page.html);
+  }
+  for (const asset of [...input.assets, ...input.generated]) await put(asset.path, asset.contents);
+  return { dir: staging, fileCount, bytes };
+}
+
+export function stagingDir(outDir: string): string {
+  return path.join(path.dirname(outDir), `.${path.basename(outDir)}-staging-${process.pid}`);
+}
+
+/** Swaps the checked staging folder into place. The old output is removed only after the new one is in. */
+export async function publish(staging: string, outDir: string): Promise<void> {
+  const old = path.join(path.dirname(outDir), `.${path.basename(outDir)}-old-${process.pid}`);
+  await rm(old, { recursive: true, force: true });
+  if (existsSync(outDir)) await rename(outDir, old);
+  await rename(staging, outDir);
+  await rm(old, { recursive: true, force: true });
+}
+
+export async function discard(staging: string): Promise<void> {
+  await rm(staging, { recursive: true, force: true });
+}
+
+function sitemap(pages: readonly RenderedPage[], config: SiteConfig): string {
+  const origin = config.url.replace(/\/$/, '');
+  const urls = pages
+    .filter((p) => p.indexable)
+    .map((p) => p.route)
+    .sort()
+    .map((route) => `  <url><loc>${escapeXml(origin + (route === '/' ? '/' : route))}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function blogFeed(posts: readonly CompiledPost[], config: SiteConfig): Feed {
+  const origin = config.url.replace(/\/$/, '');
+  const blogUrl = origin + config.blog.routeBasePath;
+  const feed = new Feed({
+    title: `${config.title} ${config.blog.title}`,
+    description: config.blog.description,
+    id: blogUrl,
+    link: blogUrl,
+    language: config.contentLanguage ?? config.locale.code,
+    favicon: `${origin}/favicon.ico`,
+    copyright: `Copyright © ${config.copyright.year} ${config.copyright.holder}`,
+    updated: posts[0] ? new Date(`${posts[0].post.date}T00:00:00Z`) : new Date(`${config.copyright.year}-01-01T00:00:00Z`),
+    feedLinks: { rss: `${blogUrl}/rss.xml`, atom: `${blogUrl}/atom.xml` },
+  });
+  for (const { post } of posts) {
+    feed.addItem({
+      title: post.frontMatter.title,
+      id: origin + post.route,
+      link: origin + post.route,
+      description: post.frontMatter.description,
+      date: new Date(`${post.date}T00:00:00Z`),
+      author: post.authors.map((a) => ({ name: a.name, link: a.url })),
+      category: post.tags.map((t) => ({ name: t.label, domain: origin + t.route })),
+    });
+  }
+  return feed;
+}

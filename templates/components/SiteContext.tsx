@@ -1,0 +1,58 @@
+/**
+ * Site-wide data every component may read while rendering on the server: the parts of
+ * the resolved config the chrome needs, and the sidebars. Serializable on purpose.
+ */
+import { createContext, useContext } from 'react';
+import type { ColorMode } from '../shared.ts';
+
+export interface LinkData {
+  label: string;
+  to?: string;
+  href?: string;
+}
+
+export interface NavItemData extends LinkData {
+  items?: LinkData[];
+}
+
+export interface SidebarItemData {
+  type: 'doc' | 'link' | 'category';
+  label: string;
+  /** doc: route; link: href; category: optional route of its doc. */
+  href?: string;
+  id?: string;
+  items?: SidebarItemData[];
+  collapsed?: boolean;
+}
+
+export interface SiteData {
+  title: string;
+  tagline: string;
+  url: string;
+  locale: { code: string; label: string; direction: 'ltr' | 'rtl' };
+  contentLanguage?: string;
+  copyright: string;
+  colorMode: { defaultMode: ColorMode; disableSwitch: boolean };
+  announcementBar?: { id: string; content: string; dismissible: boolean };
+  navbar: { title: string; logo?: { src: string; alt: string }; items: NavItemData[] };
+  footer: { links: { title: string; items: LinkData[] }[] };
+  docs: { routeBasePath: string; versionLabel: string; versionName: string };
+  blog: { routeBasePath: string; title: string };
+}
+
+export const SiteContext = createContext<SiteData | null>(null);
+
+export function useSite(): SiteData {
+  const site = useContext(SiteContext);
+  if (!site) throw new Error('useSite() called outside <SiteContext.Provider>: layouts must be rendered through render.ts.');
+  return site;
+}
+
+/** Per-page data the chrome needs (active route, doc sidebar for the mobile menu). */
+export interface PageContextData {
+  route: string;
+  sidebar?: SidebarItemData[];
+}
+
+export const PageContext = createContext<PageContextData>({ route: '/' });
+export const usePage = () => useContext(PageContext);

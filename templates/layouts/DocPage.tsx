@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Breadcrumbs, type Crumb } from '../components/Breadcrumbs.tsx';
+import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
+import { Sidebar } from '../components/Sidebar.tsx';
+import type { SidebarItemData } from '../components/SiteContext.tsx';
+import { Toc, TocCollapsible } from '../components/Toc.tsx';
+import type { TocItem } from '../shared.ts';
+
+export interface DocPageProps {
+  title: string;
+  route: string;
+  sidebar?: SidebarItemData[];
+  breadcrumbs: Crumb[];
+  toc: TocItem[];
+  hideToc?: boolean;
+  previous?: PaginatorLink;
+  next?: PaginatorLink;
+  versionLabel: string;
+  tags?: string[];
+  contentLanguage?: string;
+  children: ReactNode;
+}
+
+/** A document: sidebar (when the doc is in one), breadcrumbs, body, prev/next and the TOC. */
+export function DocPage(props: DocPageProps) {
+  const showToc = !props.hideToc && props.toc.length > 0;
+  return (
+    <div className={`doc-layout${props.sidebar ? '' : ' doc-layout--no-sidebar'}`}>
+      {props.sidebar ? <Sidebar items={props.sidebar} current={props.route} /> : null}
+      <main id="main-content" className="doc-main" tabIndex={-1}>
+        <div className="doc-container">
+          <article className="doc-article">
+            <div className="doc-meta">
+              <Breadcrumbs crumbs={props.breadcrumbs} />
+              <span className="badge doc-version-badge">Version: {props.versionLabel}</span>
+            </div>
+            {showToc ? <TocCollapsible items={props.toc} /> : null}
+            <div className="markdown" lang={props.contentLanguage}>
+              <header>
+                <h1>{props.title}</h1>
+              </header>
+              {props.children}
+            </div>
+            {props.tags?.length ? (
+              <footer className="doc-footer">
+                <span className="doc-footer__label">Tags:</span>
+                <ul className="tag-list">
+                  {props.tags.map((tag) => (
+                    <li key={tag} className="tag">
+                      {tag}
+                    </li>
+                  ))}
+                </ul>
+              </footer>
+            ) : null}
+            <Paginator label="Docs pages" previous={props.previous} next={props.next} />
+          </article>
+          {showToc ? (
+            <div className="doc-toc">
+              <Toc items={props.toc} />
+            </div>
+          ) : null}
+        </div>
+      </main>
+    </div>
+  );
+}
