@@ -4,7 +4,7 @@
  * written where the reader looks until every check passed: a failed build leaves the
  * last good output untouched.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createLogger, type Logger, type StageTiming } from './log.ts';
@@ -16,7 +16,6 @@ import { loadApiDocuments } from './stages/openapi.ts';
 import { render, type RenderedPage } from './stages/render.ts';
 import { verify } from './stages/verify.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
-import { readdirSync } from 'node:fs';
 
 /** State kept between builds of one `serve --watch` run, so rebuilds redo only what changed. */
 export interface BuildSession {
@@ -49,10 +48,23 @@ export interface BuildResult {
   linksChecked: number;
 }
 
-export async function build(config: SiteConfig, options: BuildOptions = {}): Promise<BuildResult> {
+/** Everything a build produces, still in memory: what watch mode diffs and writes itself. */
+export interface SiteOutput {
+  pages: RenderedPage[];
+  /** Hashed client assets. */
+  assets: OutputAsset[];
+  /** API downloads, sitemap, robots.txt, feeds, search index. */
+  generated: OutputAsset[];
+  linksChecked: number;
+}
+
+/**
+ * The stages that need no output folder: collect -> openapi -> compile -> bundle ->
+ * render -> generated files -> in-memory link check. Throws on the first stage that fails.
+ */
+export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 'logger' | 'session'> = {}): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession();
-  const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const { task } = logger;
 
   const collected = await task('collect', () => collect(config));
@@ -85,22 +97,30 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const memoryCheck = await task('check-links', () =>
     checkLinks({ pages, files: outputFileSet(config, client.files, generated) }, config),
   );
-  const written = await task('write', () => write({ pages, assets: client.files, generated }, config, outDir));
+  return { pages, assets: client.files, generated, linksChecked: memoryCheck.checked };
+}
+
+/** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
+export async function build(config: SiteConfig, options: BuildOptions = {}): Promise<BuildResult> {
+  const logger = options.logger ?? createLogger();
+  const outDir = path.resolve(config.root, options.outDir ?? 'dist');
+  const site = await buildSite(config, { logger, session: options.session });
+  const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
-    if (!options.skipCrawl) await task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
-    await task('publish', () => publish(written.dir, outDir));
+    if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
+    await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
     await discard(written.dir);
     throw error;
   }
   return {
     outDir,
-    pages,
+    pages: site.pages,
     fileCount: written.fileCount,
     bytes: written.bytes,
     timings: logger.timings,
-    assets: client.files.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
-    linksChecked: memoryCheck.checked,
+    assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
+    linksChecked: site.linksChecked,
   };
 }
 

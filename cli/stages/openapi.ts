@@ -170,9 +170,12 @@ function parseYaml(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
+    // One syntax slip often yields several errors at the same spot; the first names it best.
+    const seen = new Set<number>();
+    const firstPerPosition = doc.errors.filter((e) => !seen.has(e.pos[0]) && seen.add(e.pos[0]));
     return {
       ok: false,
-      errors: doc.errors.map((e) => {
+      errors: firstPerPosition.map((e) => {
         const pos = lineCounter.linePos(e.pos[0]);
         const message = e.message.split('\n')[0] ?? e.message;
         return new DocsgenError(`The API document is not valid YAML: ${message}`, {
@@ -634,7 +637,16 @@ function pointerSegments(pointer: string): string[] {
   return pointer
     .replace(/^\//, '')
     .split('/')
-    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((s) => safeDecode(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Pointers taken from $ref values are URI fragments (percent-encoded); a stray '%' is kept as is. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function formatPointer(segments: readonly string[]): string {
