@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
+import { TEMPLATES_DIR, TSCONFIG } from './paths.ts';
 
 const linkItem = z.strictObject({
   /** Text of the link. */
@@ -166,7 +167,7 @@ export interface LoadConfigOptions {
 /** Loads, validates and resolves site.config.ts. Every problem is reported at once. */
 export async function loadConfig(root: string, options: LoadConfigOptions = {}): Promise<SiteConfig> {
   const configFile = path.resolve(root, options.file ?? 'site.config.ts');
-  const relFile = path.relative(process.cwd(), configFile) || configFile;
+  const relFile = path.relative(root, configFile) || configFile;
   if (!existsSync(configFile)) {
     throw new DocsgenError(`No site configuration found at ${relFile}.`, {
       hint: 'Create site.config.ts exporting `export default defineConfig({ ... })`, or run docsgen from the site folder (--root).',
@@ -180,7 +181,12 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
   try {
     // tsImport loads TypeScript in its own namespace, so a watch rebuild re-reads an edited config.
     const { tsImport } = await import('tsx/esm/api');
-    const mod = (await tsImport(`${pathToFileURL(configFile).href}?t=${Date.now()}`, import.meta.url)) as { default?: unknown };
+    const mod = (await tsImport(`${pathToFileURL(configFile).href}?t=${Date.now()}`, { parentURL: import.meta.url, tsconfig: TSCONFIG })) as { default?: unknown };
+    // Outside an ESM package the file loads as CommonJS, and its default export arrives wrapped once more.
+    const inner = mod.default as { default?: unknown; __esModule?: boolean } | undefined;
+    if (inner && typeof inner === 'object' && 'default' in inner && Object.keys(inner).every((k) => k === 'default' || k === '__esModule')) {
+      return inner.default;
+    }
     if (mod.default === undefined) {
       throw new DocsgenError(`${relFile} has no default export.`, {
         file: relFile,
@@ -207,7 +213,7 @@ interface ResolveContext {
 }
 
 export function resolveConfig(raw: unknown, context: ResolveContext): SiteConfig {
-  const relFile = path.relative(process.cwd(), context.configFile) || context.configFile;
+  const relFile = path.relative(context.root, context.configFile) || context.configFile;
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const errors = parsed.error.issues.flatMap((issue) => issueToErrors(issue, relFile, context.source));
@@ -227,7 +233,7 @@ export function resolveConfig(raw: unknown, context: ResolveContext): SiteConfig
       blog: abs(value.blog.path),
       pages: abs(value.pages.path),
       static: abs(value.staticDir),
-      templates: abs('templates'),
+      templates: TEMPLATES_DIR,
     },
   };
   return deepFreeze(config);

@@ -25,7 +25,8 @@ export function scanHtml(html: string): PageAnchors {
         if (attributes.id) ids.add(attributes.id);
         if (name === 'a' && attributes.name) ids.add(attributes.name);
         if (name === 'a' && attributes.href !== undefined) links.push({ href: attributes.href, tag: name });
-        else if ((name === 'img' || name === 'source') && attributes.src) links.push({ href: attributes.src, tag: name });
+        else if ((name === 'img' || name === 'source' || name === 'script') && attributes.src) links.push({ href: attributes.src, tag: name });
+        else if (name === 'link' && attributes.href) links.push({ href: attributes.href, tag: name });
       },
     },
     { decodeEntities: true },

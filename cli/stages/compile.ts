@@ -24,6 +24,7 @@ import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
+import { TSCONFIG } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
 
 export type { SourceLink };
@@ -237,7 +238,7 @@ async function loadTsxPage(page: SourcePage): Promise<CompiledTsxPage> {
   const { tsImport } = await import('tsx/esm/api');
   let mod: { default?: unknown; meta?: Partial<PageMeta> };
   try {
-    mod = (await tsImport(`${pathToFileURL(page.file).href}?v=${hash(page.source)}`, import.meta.url)) as typeof mod;
+    mod = (await tsImport(`${pathToFileURL(page.file).href}?v=${hash(page.source)}`, { parentURL: import.meta.url, tsconfig: TSCONFIG })) as typeof mod;
   } catch (error) {
     throw new DocsgenError(`Page could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
       file: page.relFile,

@@ -130,7 +130,7 @@ async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadRes
   const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
   errors.push(...checkExternalRefs(document, yamlText, rel, locate));
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 
   const operations = summarizeOperations(document);
 

@@ -22,6 +22,8 @@ type JsonObject = Record<string, unknown>;
 type PostmanInput = Pick<LoadedApiDocument, 'id' | 'file' | 'title' | 'servers' | 'operations' | 'document'>;
 
 const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+/** Folder of the token request when the document has no token operation of its own (same name as the Payment API's tag). */
+const TOKEN_FOLDER = 'Autenticação';
 
 export async function buildPostmanFiles(api: PostmanInput): Promise<PostmanFiles> {
   const raw = await convert(api);
@@ -49,6 +51,12 @@ export async function buildPostmanFiles(api: PostmanInput): Promise<PostmanFiles
     });
 
   const items = transformItems(asArray(raw.item));
+  // An API whose token endpoint lives in another document still gets the request, so every
+  // collection starts the same way ("run Obter token first").
+  const hasTokenOperation = operations.some((op) => auth !== undefined && isTokenOperation(op, auth));
+  if (auth && !hasTokenOperation) {
+    items.unshift({ name: TOKEN_FOLDER, item: [tokenRequestItem(auth)] });
+  }
   const missing = operations.filter((op) => !matched.has(op.operationId));
   if (missing.length > 0) {
     throw new DocsgenError(
@@ -85,7 +93,6 @@ export async function buildPostmanFiles(api: PostmanInput): Promise<PostmanFiles
     variable: [
       { key: 'baseUrl', value: sandbox, type: 'string' },
       ...(auth ? [{ key: 'authUrl', value: auth.origin, type: 'string' }] : []),
-      { key: 'accessTokenExpiresAt', value: '', type: 'string' },
     ],
   };
   stabilizeIds(collection, `${api.id}:collection`);
@@ -175,7 +182,7 @@ function transformRequest(item: JsonObject, op: OperationSummary, document: Json
   const request = { ...asObject(item.request) };
   const url = asObject(request.url);
   const pathSegments = asArray(url.path).map(String);
-  const isTokenRequest = auth !== undefined && op.method === 'POST' && op.path === auth.path && (op.servers ?? []).some((s) => s.startsWith(auth.origin));
+  const isTokenRequest = auth !== undefined && isTokenOperation(op, auth);
   const host = isTokenRequest ? '{{authUrl}}' : op.servers && op.servers.length > 0 ? (op.servers[0] ?? '').replace(/\/$/, '') : '{{baseUrl}}';
   const query = asArray(url.query).map(asObject);
   const enabledQuery = query.filter((q) => q.disabled !== true);
@@ -197,21 +204,7 @@ function transformRequest(item: JsonObject, op: OperationSummary, document: Json
 
   const events: JsonObject[] = [];
   if (isTokenRequest && auth) {
-    const body = asObject(request.body);
-    const values: Record<string, string> = {
-      grant_type: 'client_credentials',
-      client_id: '{{clientId}}',
-      client_secret: '{{clientSecret}}',
-      scope: auth.scope,
-    };
-    request.body = {
-      ...body,
-      mode: 'urlencoded',
-      urlencoded: Object.entries(values).map(([key, value]) => {
-        const generated = asArray(body.urlencoded).map(asObject).find((p) => p.key === key);
-        return { key, value, type: 'text', ...(generated?.description ? { description: asString(asObject(generated.description).content ?? generated.description) } : {}) };
-      }),
-    };
+    request.body = tokenRequestBody(auth, asObject(request.body));
     events.push({ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript() } });
   }
   const { response, ...rest } = item;
@@ -228,6 +221,53 @@ function transformRequest(item: JsonObject, op: OperationSummary, document: Json
       }
       return example;
     }),
+  };
+}
+
+function isTokenOperation(op: OperationSummary, auth: TokenEndpoint): boolean {
+  return op.method === 'POST' && op.path === auth.path && (op.servers ?? []).some((s) => s.startsWith(auth.origin));
+}
+
+function tokenRequestBody(auth: TokenEndpoint, generated: JsonObject = {}): JsonObject {
+  const values: [string, string, string][] = [
+    ['grant_type', 'client_credentials', 'Sempre `client_credentials`.'],
+    ['client_id', '{{clientId}}', 'Identificador do cliente, do ambiente.'],
+    ['client_secret', '{{clientSecret}}', 'Segredo do cliente, do ambiente.'],
+    ['scope', auth.scope, 'Escopos pedidos, separados por espaço.'],
+  ];
+  return {
+    ...generated,
+    mode: 'urlencoded',
+    urlencoded: values.map(([key, value, fallback]) => {
+      const description = asArray(generated.urlencoded).map(asObject).find((p) => p.key === key)?.description;
+      return { key, value, type: 'text', description: asString(asObject(description).content ?? description) || fallback };
+    }),
+  };
+}
+
+function tokenRequestItem(auth: TokenEndpoint): JsonObject {
+  const url = `{{authUrl}}${auth.path}`;
+  return {
+    name: 'Obter token',
+    request: {
+      name: 'Obter token',
+      description: {
+        content:
+          'Troca `clientId` e `clientSecret` do ambiente por um token de acesso OAuth 2.0 (*client credentials*) ' +
+          `com os escopos \`${auth.scope}\`, e guarda-o em \`accessToken\`. O token vale 3600 segundos.`,
+        type: 'text/markdown',
+      },
+      method: 'POST',
+      url: { raw: url, host: ['{{authUrl}}'], path: auth.path.split('/').filter(Boolean) },
+      header: [
+        { key: 'Content-Type', value: 'application/x-www-form-urlencoded' },
+        { key: 'Accept', value: 'application/json' },
+      ],
+      body: tokenRequestBody(auth),
+      auth: { type: 'noauth' },
+    },
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript() } }],
+    response: [],
   };
 }
 
@@ -249,7 +289,7 @@ function autoTokenScript(auth: TokenEndpoint): string[] {
     'const noAuth = pm.request.auth && pm.request.auth.type === "noauth";',
     'if (pm.request.url.getPath() !== tokenPath && !noAuth) {',
     '  const token = pm.environment.get("accessToken");',
-    '  const expiresAt = Number(pm.collectionVariables.get("accessTokenExpiresAt") || 0);',
+    '  const expiresAt = Number(pm.environment.get("accessTokenExpiresAt") || 0);',
     '  const renewBefore = 5 * 60 * 1000;',
     '  if (!token || Date.now() > expiresAt - renewBefore) {',
     '    const clientId = pm.environment.get("clientId");',
@@ -277,7 +317,7 @@ function autoTokenScript(auth: TokenEndpoint): string[] {
     '        }',
     '        const body = response.json();',
     '        pm.environment.set("accessToken", body.access_token);',
-    '        pm.collectionVariables.set("accessTokenExpiresAt", String(Date.now() + body.expires_in * 1000));',
+    '        pm.environment.set("accessTokenExpiresAt", Date.now() + body.expires_in * 1000);',
     '      });',
     '    }',
     '  }',
@@ -291,7 +331,7 @@ function storeTokenScript(): string[] {
     'if (pm.response.code === 200) {',
     '  const body = pm.response.json();',
     '  pm.environment.set("accessToken", body.access_token);',
-    '  pm.collectionVariables.set("accessTokenExpiresAt", String(Date.now() + body.expires_in * 1000));',
+    '  pm.environment.set("accessTokenExpiresAt", Date.now() + body.expires_in * 1000);',
     '}',
   ];
 }

@@ -180,6 +180,7 @@ export function siteData(config: SiteConfig): SiteData {
     title: config.title,
     tagline: config.tagline,
     url: config.url,
+    favicon: config.favicon,
     locale: { code: config.locale.code, label: config.locale.label, direction: config.locale.direction },
     contentLanguage: config.contentLanguage,
     copyright: `Copyright © ${config.copyright.year} ${config.copyright.holder}`,

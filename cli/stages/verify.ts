@@ -38,16 +38,23 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
     });
     const broken = result.links.filter((l) => l.state === 'BROKEN');
     if (broken.length > 0) {
-      const errors = broken.map(
-        (l) =>
-          new DocsgenError(`Broken link ${l.url.replace(local, '')} (status ${l.status ?? 'no response'})`, {
-            file: l.parent ? `(page ${l.parent.replace(local, '') || '/'})` : undefined,
-            hint: l.url.startsWith(local)
-              ? 'The page or file does not exist in the output; fix the link or add the file to static/.'
-              : 'The external site did not answer with success; fix the URL or add its prefix to links.ignore in site.config.ts with a reason.',
-          }),
-      );
-      throw new DocsgenErrors(`The crawl of the built site found ${broken.length} broken link${broken.length === 1 ? '' : 's'}:`, errors);
+      // Each broken URL once, with the pages that link to it.
+      const byUrl = new Map<string, { status: number | undefined; parents: Set<string> }>();
+      for (const link of broken) {
+        const entry = byUrl.get(link.url) ?? { status: link.status, parents: new Set<string>() };
+        if (link.parent) entry.parents.add(link.parent.replace(local, '') || '/');
+        byUrl.set(link.url, entry);
+      }
+      const errors = [...byUrl].map(([url, { status, parents }]) => {
+        const pages = [...parents].sort();
+        const shown = pages.slice(0, 3).join(', ') + (pages.length > 3 ? ` and ${pages.length - 3} more` : '');
+        return new DocsgenError(`Broken link ${url.replace(local, '')} (status ${status || 'no response'}), linked from ${shown || 'the start page'}.`, {
+          hint: url.startsWith(local)
+            ? 'The page or file does not exist in the output; fix the link or add the file to static/.'
+            : 'The external site did not answer with success; fix the URL or add its prefix to links.ignore in site.config.ts with a reason.',
+        });
+      });
+      throw new DocsgenErrors(`The crawl of the built site found ${byUrl.size} broken link${byUrl.size === 1 ? '' : 's'}:`, errors);
     }
     return { checked: result.links.filter((l) => l.state === 'OK').length, skipped: result.links.filter((l) => l.state === 'SKIPPED').length };
   } finally {

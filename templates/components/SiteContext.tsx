@@ -29,6 +29,8 @@ export interface SiteData {
   title: string;
   tagline: string;
   url: string;
+  /** Favicon URL from the config. */
+  favicon: string;
   locale: { code: string; label: string; direction: 'ltr' | 'rtl' };
   contentLanguage?: string;
   copyright: string;

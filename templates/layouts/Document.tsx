@@ -66,8 +66,7 @@ export function Document({
         <meta name="twitter:title" content={head.title} />
         <meta name="twitter:description" content={head.description} />
         <meta name="theme-color" content="#0b5cd5" />
-        <link rel="icon" href="/favicon.ico" sizes="any" />
-        <link rel="icon" href="/img/favicon.svg" type="image/svg+xml" />
+        <link rel="icon" href={site.favicon} />
         <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} />
         <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} />
         {head.extra}

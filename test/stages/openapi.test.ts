@@ -235,8 +235,12 @@ describe('Postman files', () => {
         }
       }
       const operations = api.operations.filter((op) => op.kind === 'operation');
-      assert.equal(requests.length, operations.length);
-      const routes = requests.map((r) => `${r.method} /${(r.url.path as string[]).map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`);
+      // The Onboarding API has no token operation of its own: its collection adds one request for it.
+      const tokenHelper = name === 'onboarding' ? 1 : 0;
+      assert.equal(requests.length, operations.length + tokenHelper);
+      assert.equal(requests[0]?.name, 'Obter token', 'the token request comes first');
+      assert.equal(requests[0]?.url.raw, '{{authUrl}}/oauth/token');
+      const routes = requests.slice(tokenHelper).map((r) => `${r.method} /${(r.url.path as string[]).map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`);
       assert.deepEqual(routes.sort(), operations.map((op) => `${op.method} ${op.path}`).sort());
       for (const op of operations) {
         const request = requests.find((r) => r.name === op.summary);
@@ -268,28 +272,38 @@ describe('Postman files', () => {
     });
   }
 
-  it('payment: "Obter token" posts the credentials to the auth host and stores the token', () => {
-    const collection = obj(JSON.parse(payment.postman.collection));
-    const folder = (collection.item as Json[]).find((f) => f.name === 'Autenticação');
-    const item = obj((folder?.item as Json[] | undefined)?.[0]);
-    assert.equal(item.name, 'Obter token');
-    const request = obj(item.request);
-    assert.equal(obj(request.url).raw, '{{authUrl}}/oauth/token');
-    assert.deepEqual(request.auth, { type: 'noauth' });
-    const body = obj(request.body);
-    assert.equal(body.mode, 'urlencoded');
-    assert.deepEqual(
-      (body.urlencoded as Json[]).map((p) => [p.key, p.value]),
-      [
-        ['grant_type', 'client_credentials'],
-        ['client_id', '{{clientId}}'],
-        ['client_secret', '{{clientSecret}}'],
-        ['scope', 'payments:read payments:write'],
-      ],
-    );
-    assert.match(JSON.stringify(item.event), /pm\.environment\.set\(\\"accessToken\\"/);
-    assert.doesNotMatch(payment.postman.collection, /sk_live_[A-Za-z0-9]/, 'no secret-looking values from the faker');
-  });
+  for (const [name, scope] of [
+    ['payment', 'payments:read payments:write'],
+    ['onboarding', 'onboarding:read onboarding:write'],
+  ] as const) {
+    it(`${name}: "Obter token" posts the credentials to the auth host and stores the token`, () => {
+      const api = name === 'payment' ? payment : onboarding;
+      const collection = obj(JSON.parse(api.postman.collection));
+      const folder = obj((collection.item as Json[])[0]);
+      assert.equal(folder.name, 'Autenticação');
+      const item = obj((folder.item as Json[] | undefined)?.[0]);
+      assert.equal(item.name, 'Obter token');
+      const request = obj(item.request);
+      assert.equal(request.method, 'POST');
+      assert.equal(obj(request.url).raw, '{{authUrl}}/oauth/token');
+      assert.deepEqual(request.auth, { type: 'noauth' });
+      const body = obj(request.body);
+      assert.equal(body.mode, 'urlencoded');
+      assert.deepEqual(
+        (body.urlencoded as Json[]).map((p) => [p.key, p.value]),
+        [
+          ['grant_type', 'client_credentials'],
+          ['client_id', '{{clientId}}'],
+          ['client_secret', '{{clientSecret}}'],
+          ['scope', scope],
+        ],
+      );
+      const script = JSON.stringify(item.event);
+      assert.match(script, /pm\.environment\.set\(\\"accessToken\\", body\.access_token\)/);
+      assert.match(script, /pm\.environment\.set\(\\"accessTokenExpiresAt\\"/);
+      assert.doesNotMatch(api.postman.collection, /(sk|cli)_live_[A-Za-z0-9]/, 'no secret-looking values from the faker');
+    });
+  }
 
   it('writes the same files on every build', async () => {
     const [again] = await loadApiDocuments([{ id: 'payment', file: path.join(root, 'openapi/payment.yaml') }], root);
@@ -406,9 +420,9 @@ describe('loadApiDocuments: broken documents', () => {
     const lines = error.errors.map((e) => formatError(e).split('\n')[0]);
     assert.match(error.message, /^6 problems in 3 API documents\.$/);
     assert.deepEqual(lines, [
+      'test/fixtures/openapi/several-problems.yaml:10:7  /paths/~1v1~1transactions~1{transaction_id}/get/parameters: The operation does not define the path parameter `{transaction_id}` expected by path `/v1/transactions/{transaction_id}`.',
       'test/fixtures/openapi/several-problems.yaml:11:11  /paths/~1v1~1transactions~1{transaction_id}/get/parameters/0: The field `in` must be present on this level.',
       'test/fixtures/openapi/several-problems.yaml:22:27  /paths/~1v1~1transactions~1{transaction_id}/get/responses/200/content/application~1json/schema/required: Expected type `array` but got `string`.',
-      'test/fixtures/openapi/several-problems.yaml:10:7  /paths/~1v1~1transactions~1{transaction_id}/get/parameters: The operation does not define the path parameter `{transaction_id}` expected by path `/v1/transactions/{transaction_id}`.',
       'test/fixtures/openapi/several-problems.yaml:24:5  /paths/~1v1~1health/get: the operation has no operationId.',
       'test/fixtures/openapi/missing-info.yaml:1:1  /: The field `info` must be present on this level.',
       "test/fixtures/openapi/does-not-exist.yaml  API document 'does-not-exist.yaml' not found.",

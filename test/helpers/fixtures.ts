@@ -1,0 +1,43 @@
+/**
+ * Fixture sites: test/fixtures/sites/minimal is a tiny complete site; every other folder
+ * there holds only the files a case changes, laid over a copy of minimal in a temp folder.
+ */
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './site.ts';
+
+const sitesDir = path.join(repoRoot, 'test/fixtures/sites');
+
+export async function makeSite(overlay?: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `docsgen-${overlay ?? 'minimal'}-`));
+  await cp(path.join(sitesDir, 'minimal'), dir, { recursive: true });
+  if (overlay) await cp(path.join(sitesDir, overlay), dir, { recursive: true, force: true });
+  return dir;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the docsgen CLI as a user would, in `cwd`. */
+export function runCli(args: string[], cwd: string, timeoutMs = 120_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'cli/bin.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`docsgen ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
