@@ -53,7 +53,8 @@ export function PostHeader({ post, headingLevel }: { post: PostSummary; headingL
     <header className="post-header">
       <Heading className="post-header__title">{headingLevel === 1 ? post.title : <a href={post.route}>{post.title}</a>}</Heading>
       <p className="post-header__meta">
-        <time dateTime={post.date}>{formatDate(post.date)}</time> · {post.readingMinutes} min read
+        <time dateTime={post.date}>{formatDate(post.date)}</time>
+        {` · ${post.readingMinutes} min read`}
       </p>
       {post.authors.length ? (
         <ul className="post-authors">

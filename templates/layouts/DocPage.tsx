@@ -32,7 +32,7 @@ export function DocPage(props: DocPageProps) {
           <article className="doc-article">
             <div className="doc-meta">
               <Breadcrumbs crumbs={props.breadcrumbs} />
-              <span className="badge doc-version-badge">Version: {props.versionLabel}</span>
+              <span className="badge doc-version-badge">{`Version: ${props.versionLabel}`}</span>
             </div>
             {showToc ? <TocCollapsible items={props.toc} /> : null}
             <div className="markdown" lang={props.contentLanguage}>
