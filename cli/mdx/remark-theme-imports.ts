@@ -1,14 +1,27 @@
 /**
- * Drops `import X from '@theme/...'` lines: docsgen provides its components (Tabs,
- * TabItem, Admonition, ...) to every document, and Docusaurus content carries such imports.
+ * Drops `import X from '@theme/...'`: docsgen provides its components (Tabs, TabItem,
+ * Admonition, ...) to every document, and Docusaurus content carries such imports.
+ * MDX compiles the ESM block from its parsed program, so that is what is filtered.
  */
+import type { Program } from 'estree';
 import type { Root } from 'mdast';
 import type { Plugin } from 'unified';
+
+const THEME = /^@theme\//;
 
 const remarkThemeImports: Plugin<[], Root> = () => (tree) => {
   tree.children = tree.children.filter((node) => {
     if (node.type !== 'mdxjsEsm') return true;
-    return !/^\s*import\s[^;]*?from\s+['"]@theme\/[^'"]+['"];?\s*$/.test(node.value);
+    const program = (node.data as { estree?: Program } | undefined)?.estree;
+    if (!program) return true;
+    program.body = program.body.filter(
+      (statement) => !(statement.type === 'ImportDeclaration' && typeof statement.source.value === 'string' && THEME.test(statement.source.value)),
+    );
+    node.value = node.value
+      .split('\n')
+      .filter((line) => !/^\s*import\s.*from\s+['"]@theme\//.test(line))
+      .join('\n');
+    return program.body.length > 0;
   });
 };
 
