@@ -4,26 +4,52 @@
  * written where the reader looks until every check passed: a failed build leaves the
  * last good output untouched.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createLogger, type Logger, type StageTiming } from './log.ts';
-import { bundle, type OutputAsset } from './stages/bundle.ts';
+import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
 import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, type CompileCache } from './stages/compile.ts';
-import { loadApiDocuments } from './stages/openapi.ts';
-import { render, type RenderedPage } from './stages/render.ts';
+import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
+import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { verify } from './stages/verify.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
 
 /** State kept between builds of one `serve --watch` run, so rebuilds redo only what changed. */
 export interface BuildSession {
   compile: CompileCache;
+  /** esbuild contexts and the last client bundle; only in incremental sessions, which must be disposed. */
+  bundle?: BundleCache;
+  /** API documents, reused while the files of their folders are unchanged. */
+  openapi?: { key: string; apis: LoadedApiDocument[] };
+  /** Render stage to use instead of the built-in one: watch mode loads templates afresh after they change. */
+  render?: typeof render;
+  /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
+  lastRender?: LastRender;
 }
 
-export function createBuildSession(): BuildSession {
-  return { compile: createCompileCache() };
+interface LastRender {
+  /** Everything besides page bodies that every page shows: sidebars, titles, positions, tags, assets. */
+  key: string;
+  config: SiteConfig;
+  stage: typeof render;
+  apis: readonly LoadedApiDocument[];
+  /** Source text by file, for docs and pages. */
+  sources: Map<string, string>;
+  pages: RenderedPage[];
+}
+
+/** `incremental` keeps esbuild running between builds: call disposeBuildSession() when done. */
+export function createBuildSession(options: { incremental?: boolean } = {}): BuildSession {
+  return { compile: createCompileCache(), bundle: options.incremental ? createBundleCache() : undefined };
+}
+
+export async function disposeBuildSession(session: BuildSession): Promise<void> {
+  if (session.bundle) await disposeBundleCache(session.bundle);
 }
 
 export interface BuildOptions {
@@ -68,22 +94,18 @@ export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 
   const { task } = logger;
 
   const collected = await task('collect', () => collect(config));
-  const apis = await task('openapi', () =>
-    loadApiDocuments(
-      config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec) })),
-      config.root,
-    ),
-  );
+  const apis = await task('openapi', () => loadApis(config, session));
   const compiled = await task('compile', () => compile(collected, config, session.compile));
-  const client = await task('bundle', () => bundle(config));
+  const client = await task('bundle', () => bundle(config, { cache: session.bundle }));
+  const codeCss = hashedAsset('code', 'css', compiled.codeCss);
   const pages = await task('render', () =>
-    render(
+    renderPages(
       {
         collected,
         compiled,
         apis,
         assets: {
-          styles: client.styles,
+          styles: [...client.styles, `/${codeCss.path}`],
           script: client.script,
           themeInit: client.themeInit,
           islands: client.islands,
@@ -91,13 +113,14 @@ export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 
         },
       },
       config,
+      session,
     ),
   );
   const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
   const memoryCheck = await task('check-links', () =>
-    checkLinks({ pages, files: outputFileSet(config, client.files, generated) }, config),
+    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
   );
-  return { pages, assets: client.files, generated, linksChecked: memoryCheck.checked };
+  return { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
 }
 
 /** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
@@ -124,6 +147,13 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   };
 }
 
+/** An asset named like esbuild's output (name-HASH.ext), so the server caches it as immutable. */
+function hashedAsset(name: string, ext: string, text: string): OutputAsset {
+  const contents = new TextEncoder().encode(text);
+  const hash = createHash('sha256').update(contents).digest('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toUpperCase();
+  return { path: `assets/${name}-${hash}.${ext}`, contents };
+}
+
 /** URL paths of every non-page file the output will hold, for the in-memory link check. */
 function outputFileSet(config: SiteConfig, assets: readonly OutputAsset[], generated: readonly OutputAsset[]): Set<string> {
   const files = new Set<string>();
@@ -134,4 +164,62 @@ function outputFileSet(config: SiteConfig, assets: readonly OutputAsset[], gener
     }
   }
   return files;
+}
+
+/** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */
+async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
+  const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec) }));
+  const hash = createHash('sha1').update(JSON.stringify([config.root, specs]));
+  for (const dir of [...new Set(specs.map((s) => path.dirname(s.file)))].sort()) {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+    for (const file of files) hash.update(`\0${file}\0`).update(await readFile(file));
+  }
+  const key = hash.digest('hex');
+  if (session.openapi?.key === key) return session.openapi.apis;
+  const apis = await loadApiDocuments(specs, config.root);
+  session.openapi = { key, apis };
+  return apis;
+}
+
+/**
+ * The render stage, or only part of it: when nothing that several pages show changed
+ * (config, templates, assets, API documents, the list of docs with their titles,
+ * sidebar positions and tags, any blog post), only the pages of the files whose text
+ * changed are rendered again and the others are taken from the last render.
+ */
+async function renderPages(input: RenderInput, config: SiteConfig, session: BuildSession): Promise<RenderedPage[]> {
+  const stage = session.render ?? render;
+  const key = renderKey(input);
+  const sources = new Map<string, string>();
+  for (const source of [...input.collected.docs, ...input.collected.pages]) sources.set(source.relFile, source.source);
+  const last = session.lastRender;
+  let pages: RenderedPage[];
+  if (last && last.key === key && last.config === config && last.stage === stage && last.apis === input.apis) {
+    const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text).map(([file]) => file));
+    const routes = new Set(last.pages.filter((p) => p.sourceFile !== undefined && changed.has(p.sourceFile)).map((p) => p.route));
+    const fresh = new Map(routes.size > 0 ? (await stage(input, config, { routes })).map((p) => [p.route, p]) : []);
+    pages = last.pages.map((p) => fresh.get(p.route) ?? p);
+  } else {
+    pages = await stage(input, config);
+  }
+  session.lastRender = { key, config, stage, apis: input.apis, sources, pages };
+  return pages;
+}
+
+function renderKey(input: RenderInput): string {
+  const { collected } = input;
+  return JSON.stringify([
+    input.assets,
+    collected.docs.map((d) => {
+      // Shown only on the doc's own page, which is rendered again when its file changes.
+      const { description, keywords, hide_table_of_contents, ...shared } = d.frontMatter ?? {};
+      void [description, keywords, hide_table_of_contents];
+      return [d.id, d.route, d.relFile, d.sidebar, shared];
+    }),
+    collected.posts.map((p) => [p.relFile, p.source, p.authors, p.tags]),
+    collected.pages.map((p) => [p.route, p.relFile, p.format]),
+    collected.sidebars,
+    collected.tags,
+  ]);
 }

@@ -24,6 +24,42 @@ export const DATA = {
   toc: 'data-toc',
   versionDropdown: 'data-version',
   liveReload: 'data-live-reload',
+  menuBack: 'data-menu-back',
+  /** On the bar and on <html>: the configured announcement id, so the head script can compare it with the dismissed one. */
+  announcementId: 'data-announcement-id',
+  /** On <html> when the current announcement was dismissed; the stylesheet hides the bar before first paint. */
+  announcementDismissed: 'data-announcement-dismissed',
+  /** On <html> once the head script found storage blocked, so the warning is printed once. */
+  storageUnavailable: 'data-storage-unavailable',
+  /** On a link: always load it with a full page load, never through the client router. */
+  reload: 'data-reload',
+} as const;
+
+/** Element ids the server markup and the client script agree on. */
+export const IDS = {
+  /** The part of <body> client navigation swaps: everything between the navbar and the footer. */
+  page: 'docsgen-page',
+  mainContent: 'main-content',
+  islandsManifest: 'docsgen-islands',
+  baseUrlBanner: 'docsgen-base-url-issue-banner',
+  baseUrlSuggestion: 'docsgen-base-url-suggestion',
+  mobileMenu: 'mobile-menu',
+} as const;
+
+/** Events the client script dispatches on `document`, for islands that must react to them. */
+export const EVENTS = {
+  /** After client navigation swapped the page; detail: { url: string }. */
+  navigate: 'docsgen:navigate',
+  /** After the colour mode changed; detail: 'light' | 'dark'. */
+  theme: 'docsgen:theme',
+} as const;
+
+/** Texts of the error states (spec §8), shared by the server markup and the client. */
+export const MESSAGES = {
+  crashed: 'This page crashed.',
+  tryAgain: 'Try again',
+  retry: 'Retry',
+  loadFailed: 'This page could not be loaded.',
 } as const;
 
 /** localStorage keys (spec §4: the colour mode is stored under 'theme'). */
@@ -49,6 +85,16 @@ export interface TocItem {
 export const MOBILE_BREAKPOINT_PX = 996;
 /** Delay before the navigation progress bar appears (spec §9). */
 export const PROGRESS_BAR_DELAY_MS = 200;
+
+/**
+ * Spec §2: `/x.html`, `/x/index.html` and `/x/` are the page `/x`. Used for links and
+ * for the address bar, so each page has one URL.
+ */
+export function canonicalPath(pathname: string): string {
+  let path = pathname.replace(/\/index\.html$/, '/').replace(/\.html$/, '');
+  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return path || '/';
+}
 
 export function colorModeLabel(mode: ColorMode): string {
   return `Switch between dark and light mode (currently ${mode} mode)`;

@@ -5,7 +5,7 @@
  * script is built separately to be inlined in <head>.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { SiteConfig } from '../config.ts';
@@ -28,7 +28,37 @@ export interface BundleResult {
 
 const ASSET_DIR = 'assets';
 
-export async function bundle(config: SiteConfig, options: { minify?: boolean } = {}): Promise<BundleResult> {
+/**
+ * What a long-lived build session (serve --watch) keeps between bundles: esbuild
+ * contexts, so a rebuild re-reads only the files that changed, and the last result,
+ * returned as is while none of the inputs outside node_modules changed.
+ */
+export interface BundleCache {
+  signature?: string;
+  contexts?: { site: esbuild.BuildContext<SiteBuildOptions>; themeInit: esbuild.BuildContext<ThemeInitOptions> };
+  result?: BundleResult;
+  /** "mtime:size" of each input when `result` was made. */
+  inputs?: Map<string, string>;
+}
+
+export function createBundleCache(): BundleCache {
+  return {};
+}
+
+/** Stops the esbuild contexts; without this the process cannot exit. */
+export async function disposeBundleCache(cache: BundleCache): Promise<void> {
+  const contexts = cache.contexts;
+  cache.contexts = undefined;
+  cache.result = undefined;
+  cache.inputs = undefined;
+  cache.signature = undefined;
+  if (contexts) await Promise.all([contexts.site.dispose(), contexts.themeInit.dispose()]);
+}
+
+type SiteBuildOptions = esbuild.BuildOptions & { metafile: true; write: false };
+type ThemeInitOptions = esbuild.BuildOptions & { metafile: true; write: false };
+
+export async function bundle(config: SiteConfig, options: { minify?: boolean; cache?: BundleCache } = {}): Promise<BundleResult> {
   const clientDir = path.join(config.dirs.templates, 'client');
   const islandsDir = path.join(clientDir, 'islands');
   const islandFiles = existsSync(islandsDir) ? (await readdir(islandsDir)).filter((f) => /\.(tsx|ts)$/.test(f)) : [];
@@ -39,44 +69,61 @@ export async function bundle(config: SiteConfig, options: { minify?: boolean } =
   for (const file of islandFiles) entryPoints[`island-${file.replace(/\.tsx?$/, '')}`] = path.join(islandsDir, file);
 
   const minify = options.minify ?? true;
-  let result: esbuild.BuildResult<{ metafile: true; write: false }>;
+  const cache = options.cache;
+  const signature = JSON.stringify([entryPoints, minify]);
+  if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
+
+  const siteOptions: SiteBuildOptions = {
+    entryPoints,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    minify,
+    sourcemap: false,
+    metafile: true,
+    write: false,
+    outdir: path.join(config.root, ASSET_DIR),
+    outbase: config.root,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    assetNames: '[name]-[hash]',
+    jsx: 'automatic',
+    legalComments: 'none',
+    logLevel: 'silent',
+    // Stoplight Elements and its dependencies expect a few Node globals; the shims are aliased in the island itself.
+    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+    mainFields: ['browser', 'module', 'main'],
+    conditions: ['browser', 'import', 'module', 'default'],
+    loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'dataurl', '.png': 'file' },
+  };
+  const initOptions: ThemeInitOptions = {
+    entryPoints: [path.join(clientDir, 'theme-init.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2017'],
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  };
+  let result: esbuild.BuildResult<SiteBuildOptions>;
+  let init: esbuild.BuildResult<ThemeInitOptions>;
   let themeInit: string;
   try {
-    result = await esbuild.build({
-      entryPoints,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'browser',
-      target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-      minify,
-      sourcemap: false,
-      metafile: true,
-      write: false,
-      outdir: path.join(config.root, ASSET_DIR),
-      outbase: config.root,
-      entryNames: '[name]-[hash]',
-      chunkNames: 'chunk-[hash]',
-      assetNames: '[name]-[hash]',
-      jsx: 'automatic',
-      legalComments: 'none',
-      logLevel: 'silent',
-      // Stoplight Elements and its dependencies expect a few Node globals; the shims are aliased in the island itself.
-      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-      mainFields: ['browser', 'module', 'main'],
-      conditions: ['browser', 'import', 'module', 'default'],
-      loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'dataurl', '.png': 'file' },
-    });
-    const init = await esbuild.build({
-      entryPoints: [path.join(clientDir, 'theme-init.ts')],
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: ['es2017'],
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
+    if (cache) {
+      if (!cache.contexts || cache.signature !== signature) {
+        await disposeBundleCache(cache);
+        cache.contexts = { site: await esbuild.context(siteOptions), themeInit: await esbuild.context(initOptions) };
+        cache.signature = signature;
+      }
+      [result, init] = await Promise.all([cache.contexts.site.rebuild(), cache.contexts.themeInit.rebuild()]);
+    } else {
+      result = await esbuild.build(siteOptions);
+      init = await esbuild.build(initOptions);
+    }
     themeInit = init.outputFiles[0]?.text.trim() ?? '';
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
@@ -112,5 +159,34 @@ export async function bundle(config: SiteConfig, options: { minify?: boolean } =
     }
   }
   if (!script) throw new DocsgenError('Client bundle produced no router module.', { hint: 'templates/client/main.ts must exist.' });
-  return { files, script, styles, themeInit, islands };
+  const bundled: BundleResult = { files, script, styles, themeInit, islands };
+  if (cache) {
+    cache.result = bundled;
+    cache.inputs = await snapshot([...Object.keys(result.metafile.inputs), ...Object.keys(init.metafile.inputs)]);
+  }
+  return bundled;
+}
+
+/** Inputs outside node_modules with their "mtime:size"; packages change only on install, which restarts watch. */
+async function snapshot(inputs: readonly string[]): Promise<Map<string, string>> {
+  const entries = await Promise.all(
+    inputs
+      .filter((input) => !input.split(/[\\/]/).includes('node_modules'))
+      .map(async (input) => {
+        const file = path.resolve(process.cwd(), input);
+        const info = await stat(file).catch(() => undefined);
+        return info ? ([file, `${info.mtimeMs}:${info.size}`] as const) : undefined;
+      }),
+  );
+  return new Map(entries.filter((e) => e !== undefined));
+}
+
+async function unchanged(inputs: ReadonlyMap<string, string>): Promise<boolean> {
+  const checks = await Promise.all(
+    [...inputs].map(async ([file, before]) => {
+      const info = await stat(file).catch(() => undefined);
+      return info !== undefined && `${info.mtimeMs}:${info.size}` === before;
+    }),
+  );
+  return checks.every(Boolean);
 }

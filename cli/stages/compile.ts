@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
-import rehypeShikiFromHighlighter from '@shikijs/rehype/core';
-import { transformerMetaHighlight, transformerNotationHighlight } from '@shikijs/transformers';
+import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { MDXContent } from 'mdx/types.js';
 import * as runtime from 'react/jsx-runtime';
 import remarkDirective from 'remark-directive';
@@ -20,6 +19,7 @@ import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
+import rehypeHighlight from '../mdx/rehype-highlight.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
@@ -61,25 +61,27 @@ export interface CompiledMdxPage {
 }
 
 export interface CompiledSite {
+  /** CSS of the classes that highlighted code uses, in both themes. */
+  codeCss: string;
   docs: Map<string, { doc: SourceDoc; compiled: CompiledMdx }>;
   posts: CompiledPost[];
   pages: (CompiledTsxPage | CompiledMdxPage)[];
 }
 
 export const THEMES = { light: 'github-light', dark: 'github-dark' } as const satisfies Record<string, BundledTheme>;
-const LANGUAGES: BundledLanguage[] = [
-  'bash', 'shellscript', 'json', 'jsonc', 'yaml', 'ts', 'tsx', 'js', 'jsx', 'python', 'kotlin', 'swift', 'dart', 'java',
-  'php', 'go', 'http', 'xml', 'diff', 'groovy', 'ruby', 'csharp', 'html', 'css', 'mdx', 'markdown', 'ini', 'properties', 'sql',
-];
 
 /** Caches that outlive one build in watch mode. */
 export interface CompileCache {
   mdx: Map<string, CompiledMdx>;
   highlighter?: Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>;
+  /** Highlighted code by (language, meta, code). */
+  code: Map<string, string>;
+  /** Turns Shiki's inline token styles into shared classes; its CSS is written once per build. */
+  styleToClass: ShikiTransformerStyleToClass;
 }
 
 export function createCompileCache(): CompileCache {
-  return { mdx: new Map() };
+  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }) };
 }
 
 export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache): Promise<CompiledSite> {
@@ -128,7 +130,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
   }
   void config;
-  return { docs, posts, pages };
+  return { codeCss: cache.styleToClass.getCSS(), docs, posts, pages };
 }
 
 function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
@@ -151,7 +153,8 @@ interface CompileContext {
 }
 
 function getHighlighter(cache: CompileCache) {
-  cache.highlighter ??= createHighlighter({ themes: Object.values(THEMES), langs: LANGUAGES });
+  // Grammars load on first use: a site pays only for the languages its code blocks use.
+  cache.highlighter ??= createHighlighter({ themes: Object.values(THEMES), langs: [] }) as Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>;
   return cache.highlighter;
 }
 
@@ -186,13 +189,12 @@ export async function compileMdx(
           [rehypeHeadings, { toc }],
           rehypeCodeBlocks,
           [
-            rehypeShikiFromHighlighter,
-            highlighter,
+            rehypeHighlight,
             {
+              highlighter,
               themes: THEMES,
-              defaultColor: 'light',
-              fallbackLanguage: 'text',
-              transformers: [transformerMetaHighlight(), transformerNotationHighlight()],
+              cache: context.cache.code,
+              transformers: [transformerMetaHighlight(), transformerNotationHighlight(), context.cache.styleToClass],
             },
           ],
         ],

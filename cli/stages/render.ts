@@ -46,12 +46,18 @@ export interface RenderInput {
 
 export const NOT_FOUND_ROUTE = '/404';
 
-export async function render(input: RenderInput, config: SiteConfig): Promise<RenderedPage[]> {
+export interface RenderOptions {
+  /** Render only these routes (watch mode, when one page's body changed); default all. */
+  routes?: ReadonlySet<string>;
+}
+
+export async function render(input: RenderInput, config: SiteConfig, options: RenderOptions = {}): Promise<RenderedPage[]> {
   const site = siteData(config);
   const pages: RenderedPage[] = [];
   const errors: DocsgenError[] = [];
 
   const emit = (entry: EmitEntry) => {
+    if (options.routes && !options.routes.has(entry.route)) return;
     const fullTitle = entry.title === site.title ? site.title : `${entry.title} | ${site.title}`;
     const canonicalRoute = entry.canonicalRoute ?? entry.route;
     const head: HeadData = {

@@ -1,7 +1,7 @@
 import { DATA, STORAGE } from '../shared.ts';
 import { writeStorage } from './storage.ts';
 
-/** Sidebar categories collapse and expand; the state is per page view. */
+/** Sidebar categories collapse and expand; client navigation keeps the sidebar, so the state lasts the visit. */
 export function initSidebar(): void {
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>(`[${DATA.sidebarCategory}]`);
@@ -12,50 +12,65 @@ export function initSidebar(): void {
   });
 }
 
-/** Dismissing the announcement remembers its id; a new id shows the bar again. */
+/**
+ * Dismissing the announcement remembers its id. The head script hides the bar before
+ * first paint only while that id is the configured one, so a new id shows it again.
+ */
 export function initAnnouncement(): void {
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.(`[${DATA.announcementClose}]`);
     if (!button) return;
-    const bar = button.closest<HTMLElement>('[data-announcement-id]');
-    const id = bar?.getAttribute('data-announcement-id');
+    const bar = button.closest<HTMLElement>(`[${DATA.announcementId}]`);
+    const id = bar?.getAttribute(DATA.announcementId);
     if (!bar || !id) return;
     writeStorage(STORAGE.announcementDismissed, id);
-    document.documentElement.setAttribute('data-announcement-dismissed', id);
+    document.documentElement.setAttribute(DATA.announcementDismissed, '');
     bar.remove();
   });
-  const bar = document.querySelector<HTMLElement>('[data-announcement-id]');
-  const dismissed = document.documentElement.getAttribute('data-announcement-dismissed');
-  if (bar && dismissed && bar.getAttribute('data-announcement-id') === dismissed) bar.remove();
 }
 
-/** Dropdown buttons (version, language) toggle their menu for keyboard and touch users. */
+function setOpen(dropdown: Element, open: boolean): void {
+  dropdown.classList.toggle('dropdown--open', open);
+  dropdown.querySelector('.dropdown__button')?.setAttribute('aria-expanded', open ? 'true' : 'false');
+}
+
+/**
+ * Navbar dropdowns. Button dropdowns (version, language) are disclosures: click, Enter
+ * or Space toggles, Escape closes and returns focus, and leaving them closes them.
+ * Link dropdowns open on hover and keyboard focus; Escape hides them until focus leaves.
+ */
 export function initDropdowns(): void {
   document.addEventListener('click', (event) => {
-    const target = event.target as Element | null;
-    const button = target?.closest?.<HTMLButtonElement>('.dropdown__button');
+    const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>('.dropdown__button');
     for (const open of document.querySelectorAll('.dropdown--open')) {
-      if (!button || open !== button.parentElement) {
-        open.classList.remove('dropdown--open');
-        open.querySelector('.dropdown__button')?.setAttribute('aria-expanded', 'false');
-      }
+      if (!button || open !== button.parentElement) setOpen(open, false);
     }
-    if (!button) return;
-    const dropdown = button.parentElement;
-    const open = !dropdown?.classList.contains('dropdown--open');
-    dropdown?.classList.toggle('dropdown--open', open);
-    button.setAttribute('aria-expanded', open ? 'true' : 'false');
+    const dropdown = button?.parentElement;
+    if (dropdown) setOpen(dropdown, !dropdown.classList.contains('dropdown--open'));
   });
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
-    const open = document.querySelector('.dropdown--open');
-    if (!open) return;
-    open.classList.remove('dropdown--open');
-    const button = open.querySelector<HTMLButtonElement>('.dropdown__button');
-    button?.setAttribute('aria-expanded', 'false');
-    button?.focus();
+    const active = document.activeElement;
+    const dropdown = active?.closest('.dropdown') ?? document.querySelector('.dropdown--open');
+    if (!dropdown) return;
+    if (dropdown.classList.contains('dropdown--open')) {
+      setOpen(dropdown, false);
+      dropdown.querySelector<HTMLElement>('.dropdown__button')?.focus();
+    } else {
+      dropdown.classList.add('dropdown--dismissed');
+      dropdown.querySelector<HTMLElement>(':scope > a')?.focus();
+    }
   });
-  // The only version is 'current'; remember it as the preferred one, as the spec's site does.
+  document.addEventListener('focusout', (event) => {
+    const dropdown = (event.target as Element | null)?.closest?.('.dropdown');
+    if (!dropdown || dropdown.contains(event.relatedTarget as Node | null)) return;
+    setOpen(dropdown, false);
+    dropdown.classList.remove('dropdown--dismissed');
+  });
+  document.addEventListener('mouseover', (event) => {
+    (event.target as Element | null)?.closest?.('.dropdown--dismissed')?.classList.remove('dropdown--dismissed');
+  });
+  // The only version is 'current'; choosing it records it as the preferred one.
   document.addEventListener('click', (event) => {
     const link = (event.target as Element | null)?.closest?.(`[${DATA.versionDropdown}] a`);
     const name = link?.closest(`[${DATA.versionDropdown}]`)?.getAttribute(DATA.versionDropdown);

@@ -2,8 +2,11 @@
  * Loads island modules on demand. The page lists the islands it uses, with their
  * hashed URLs, in a JSON script tag; each module exports mount(element, props) and
  * returns an unmount function, so client navigation can swap pages cleanly.
+ * An island that fails to load or to mount shows the crash message with "Try again"
+ * in its own place; the rest of the page keeps working. React islands get the same
+ * message from the error boundary in island-root.tsx.
  */
-import { DATA } from '../shared.ts';
+import { DATA, IDS, MESSAGES } from '../shared.ts';
 
 export interface IslandModule {
   mount(element: HTMLElement, props: unknown): (() => void) | void;
@@ -13,9 +16,10 @@ type Manifest = Record<string, { js: string; css: string[] }>;
 
 const mounted = new Map<HTMLElement, () => void>();
 const loading = new Map<string, Promise<IslandModule>>();
+let attempts = 0;
 
 function manifest(): Manifest {
-  const script = document.getElementById('docsgen-islands');
+  const script = document.getElementById(IDS.islandsManifest);
   try {
     return script?.textContent ? (JSON.parse(script.textContent) as Manifest) : {};
   } catch {
@@ -40,11 +44,37 @@ export function loadIsland(name: string): Promise<IslandModule> | undefined {
   if (!entry) return undefined;
   let promise = loading.get(entry.js);
   if (!promise) {
-    promise = Promise.all([import(/* @vite-ignore */ entry.js) as Promise<IslandModule>, ...entry.css.map(loadCss)]).then(([mod]) => mod);
+    // A failed module fetch stays failed in the module map, so a retry asks for a new URL.
+    const url = attempts > 0 ? `${entry.js}?retry=${attempts}` : entry.js;
+    promise = Promise.all([import(/* @vite-ignore */ url) as Promise<IslandModule>, ...entry.css.map(loadCss)]).then(([mod]) => mod);
     loading.set(entry.js, promise);
     promise.catch(() => loading.delete(entry.js));
   }
   return promise;
+}
+
+function showCrash(element: HTMLElement, error: unknown): void {
+  console.error(`docsgen: the "${element.getAttribute(DATA.island)}" part of this page failed to start.`, error);
+  const box = document.createElement('div');
+  box.className = 'island-crash';
+  box.setAttribute('role', 'alert');
+  const title = document.createElement('p');
+  title.className = 'island-crash__title';
+  title.textContent = MESSAGES.crashed;
+  const detail = document.createElement('p');
+  detail.className = 'island-crash__message';
+  detail.textContent = error instanceof Error ? error.message : String(error);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button button--primary island-crash__retry';
+  button.textContent = MESSAGES.tryAgain;
+  button.addEventListener('click', () => {
+    attempts++;
+    box.remove();
+    void mountIsland(element);
+  });
+  box.append(title, detail, button);
+  element.replaceChildren(box);
 }
 
 export async function mountIsland(element: HTMLElement): Promise<void> {
@@ -53,13 +83,24 @@ export async function mountIsland(element: HTMLElement): Promise<void> {
   if (!name) return;
   const promise = loadIsland(name);
   if (!promise) return;
-  const mod = await promise;
-  if (mounted.has(element) || !element.isConnected) return;
-  let props: unknown = {};
-  const raw = element.getAttribute(DATA.islandProps);
-  if (raw) props = JSON.parse(raw);
-  const unmount = mod.mount(element, props);
-  mounted.set(element, unmount ?? (() => undefined));
+  // Claimed while loading, so intent events that repeat do not start it twice.
+  mounted.set(element, () => undefined);
+  try {
+    const mod = await promise;
+    // Unmounted while loading (the reader navigated away): nothing to start.
+    if (!mounted.has(element)) return;
+    if (!element.isConnected) {
+      mounted.delete(element);
+      return;
+    }
+    const raw = element.getAttribute(DATA.islandProps);
+    const props: unknown = raw ? JSON.parse(raw) : {};
+    const unmount = mod.mount(element, props);
+    mounted.set(element, typeof unmount === 'function' ? unmount : () => undefined);
+  } catch (error) {
+    mounted.delete(element);
+    if (element.isConnected) showCrash(element, error);
+  }
 }
 
 /** Islands that must be visible without interaction start once the page has loaded and the main thread is idle. */
@@ -77,9 +118,12 @@ export function mountEagerIslands(root: ParentNode = document): void {
 
 export function unmountIslands(root: ParentNode): void {
   for (const [element, unmount] of mounted) {
-    if (root.contains(element)) {
+    if (!root.contains(element)) continue;
+    mounted.delete(element);
+    try {
       unmount();
-      mounted.delete(element);
+    } catch (error) {
+      console.error(`docsgen: the "${element.getAttribute(DATA.island)}" part of the previous page failed to stop.`, error);
     }
   }
 }

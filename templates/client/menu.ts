@@ -1,21 +1,28 @@
-import { DATA } from '../shared.ts';
+import { DATA, IDS, MOBILE_BREAKPOINT_PX } from '../shared.ts';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 let lastFocus: HTMLElement | null = null;
 
 function menu(): HTMLElement | null {
-  return document.getElementById('mobile-menu');
+  return document.getElementById(IDS.mobileMenu);
 }
 
+/** Only what is rendered counts: the primary or the docs list is display:none while the other shows. */
 function visibleFocusables(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+}
+
+function items(panel: HTMLElement): HTMLElement | null {
+  return panel.querySelector<HTMLElement>('.mobile-menu__items');
 }
 
 export function openMenu(): void {
   const panel = menu();
   if (!panel || !panel.hidden) return;
   lastFocus = document.activeElement as HTMLElement | null;
+  // On doc pages the menu opens on the docs sidebar, every time.
+  if (panel.querySelector('.mobile-menu__secondary')) items(panel)?.classList.add('mobile-menu__items--secondary');
   panel.hidden = false;
   document.documentElement.classList.add('menu-open');
   document.querySelector(`[${DATA.menuToggle}]`)?.setAttribute('aria-expanded', 'true');
@@ -28,19 +35,25 @@ export function closeMenu(restoreFocus = true): void {
   panel.hidden = true;
   document.documentElement.classList.remove('menu-open');
   document.querySelector(`[${DATA.menuToggle}]`)?.setAttribute('aria-expanded', 'false');
-  if (restoreFocus) lastFocus?.focus();
+  if (restoreFocus && lastFocus?.isConnected) lastFocus.focus();
+  lastFocus = null;
 }
 
-/** The mobile menu: opens from the navbar button, traps focus, closes on Escape, backdrop or navigation. */
+/**
+ * The mobile menu: opens from the navbar button, traps focus, closes on Escape, on the
+ * backdrop and on navigation, and locks body scroll (the `menu-open` class) while open.
+ */
 export function initMenu(): void {
   document.addEventListener('click', (event) => {
     const target = event.target as Element | null;
     if (target?.closest?.(`[${DATA.menuToggle}]`)) openMenu();
     else if (target?.closest?.(`[${DATA.menuClose}]`)) closeMenu();
-    else if (target?.closest?.('[data-menu-back]')) {
-      menu()?.querySelector('.mobile-menu__items')?.classList.remove('mobile-menu__items--secondary');
-      menu()?.querySelector<HTMLElement>('.mobile-menu__primary a')?.focus();
-    } else if (target?.closest?.('#mobile-menu a[href]')) closeMenu(false);
+    else if (target?.closest?.(`[${DATA.menuBack}]`)) {
+      const panel = menu();
+      if (!panel) return;
+      items(panel)?.classList.remove('mobile-menu__items--secondary');
+      panel.querySelector<HTMLElement>('.mobile-menu__primary a')?.focus();
+    } else if (target?.closest?.(`#${IDS.mobileMenu} a[href]`)) closeMenu(false);
   });
   document.addEventListener('keydown', (event) => {
     const panel = menu();
@@ -49,21 +62,32 @@ export function initMenu(): void {
       event.preventDefault();
       closeMenu();
     } else if (event.key === 'Tab') {
-      const items = visibleFocusables(panel);
-      const first = items[0];
-      const last = items[items.length - 1];
+      const list = visibleFocusables(panel);
+      const first = list[0];
+      const last = list[list.length - 1];
       if (!first || !last) return;
-      if (event.shiftKey && document.activeElement === first) {
+      const active = document.activeElement;
+      if (!active || !panel.contains(active)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      } else if (event.shiftKey && active === first) {
         event.preventDefault();
         last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
+      } else if (!event.shiftKey && active === last) {
         event.preventDefault();
         first.focus();
       }
     }
   });
+  // Focus that escapes the dialog some other way (a script, a click on the page behind) comes back.
+  document.addEventListener('focusin', (event) => {
+    const panel = menu();
+    if (!panel || panel.hidden) return;
+    const target = event.target as Node | null;
+    if (target && !panel.contains(target)) visibleFocusables(panel)[0]?.focus();
+  });
   // Crossing the breakpoint with the menu open would leave body scroll locked.
-  window.matchMedia('(min-width: 997px)').addEventListener('change', (event) => {
+  window.matchMedia(`(min-width: ${MOBILE_BREAKPOINT_PX + 1}px)`).addEventListener('change', (event) => {
     if (event.matches) closeMenu(false);
   });
 }

@@ -1,22 +1,27 @@
 /**
- * localStorage that never throws: when storage is blocked the site keeps working for
- * this page view and a single console warning explains why choices are not remembered.
+ * localStorage that never throws: when storage is blocked (private modes, disabled
+ * cookies, a full quota) choices live in memory for this visit, which client
+ * navigation keeps alive, and a single console warning explains why they are not
+ * remembered. The head script may already have printed that warning.
  */
-let warned = false;
+import { DATA } from '../shared.ts';
+
 const memory = new Map<string, string>();
 
 function warn(error: unknown): void {
-  if (warned) return;
-  warned = true;
-  console.warn('docsgen: browser storage is unavailable; preferences last only for this visit.', error);
+  const root = document.documentElement;
+  if (root.hasAttribute(DATA.storageUnavailable)) return;
+  root.setAttribute(DATA.storageUnavailable, '');
+  console.warn('docsgen: browser storage is unavailable, so choices such as the colour mode last only for this visit.', error);
 }
 
 export function readStorage(key: string): string | null {
+  if (memory.has(key)) return memory.get(key) ?? null;
   try {
     return window.localStorage.getItem(key);
   } catch (error) {
     warn(error);
-    return memory.get(key) ?? null;
+    return null;
   }
 }
 

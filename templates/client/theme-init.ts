@@ -1,16 +1,19 @@
 /**
  * Inlined in <head> and run before first paint: applies the stored colour mode and
- * hides a dismissed announcement, so neither flashes. Storage may throw (private
- * modes, blocked cookies): then the default stays and only a warning is printed.
+ * hides an announcement the reader dismissed, so neither flashes. The bar is hidden
+ * only when the dismissed id is the configured one: a new id shows it again.
+ * Storage may throw (private modes, blocked cookies): then the defaults stay and one
+ * warning is printed.
  */
-import { STORAGE } from '../shared.ts';
+import { DATA, STORAGE } from '../shared.ts';
 
 const root = document.documentElement;
 try {
   const stored = window.localStorage.getItem(STORAGE.theme);
   if (stored === 'light' || stored === 'dark') root.setAttribute('data-theme', stored);
-  const dismissed = window.localStorage.getItem(STORAGE.announcementDismissed);
-  if (dismissed) root.setAttribute('data-announcement-dismissed', dismissed);
+  const bar = root.getAttribute(DATA.announcementId);
+  if (bar && window.localStorage.getItem(STORAGE.announcementDismissed) === bar) root.setAttribute(DATA.announcementDismissed, '');
 } catch (error) {
-  console.warn('docsgen: browser storage is unavailable; the colour mode will not be remembered.', error);
+  root.setAttribute(DATA.storageUnavailable, '');
+  console.warn('docsgen: browser storage is unavailable, so choices such as the colour mode last only for this visit.', error);
 }

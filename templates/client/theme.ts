@@ -1,4 +1,4 @@
-import { DATA, STORAGE, colorModeLabel, type ColorMode } from '../shared.ts';
+import { DATA, EVENTS, STORAGE, colorModeLabel, type ColorMode } from '../shared.ts';
 import { writeStorage } from './storage.ts';
 
 function currentMode(): ColorMode {
@@ -14,11 +14,15 @@ export function syncThemeToggles(): void {
   }
 }
 
-export function setMode(mode: ColorMode): void {
+function apply(mode: ColorMode): void {
   document.documentElement.setAttribute('data-theme', mode);
-  writeStorage(STORAGE.theme, mode);
   syncThemeToggles();
-  document.dispatchEvent(new CustomEvent('docsgen:theme', { detail: mode }));
+  document.dispatchEvent(new CustomEvent(EVENTS.theme, { detail: mode }));
+}
+
+export function setMode(mode: ColorMode): void {
+  apply(mode);
+  writeStorage(STORAGE.theme, mode);
 }
 
 export function initTheme(): void {
@@ -26,5 +30,9 @@ export function initTheme(): void {
   document.addEventListener('click', (event) => {
     const toggle = (event.target as Element | null)?.closest?.(`[${DATA.themeToggle}]`);
     if (toggle) setMode(currentMode() === 'dark' ? 'light' : 'dark');
+  });
+  // A choice made in another tab applies here too, as it will on the next load.
+  window.addEventListener('storage', (event) => {
+    if (event.key === STORAGE.theme && (event.newValue === 'light' || event.newValue === 'dark')) apply(event.newValue);
   });
 }

@@ -4,8 +4,14 @@ import { SequenceDiagram } from './SequenceDiagram.tsx';
 import { Slide, SlideDeck } from './SlideDeck.tsx';
 import { TabItem, Tabs } from './Tabs.tsx';
 
+/** Code highlighted at build time arrives as one HTML string (see cli/mdx/rehype-highlight.ts). */
+function CodeHtml({ html }: { html: string }) {
+  return <div className="code-block__pre" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
 /** Components every MDX document can use without importing them. */
 export const mdxComponents: MDXComponents = {
+  CodeHtml,
   Admonition,
   Tabs,
   TabItem,

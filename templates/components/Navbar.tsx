@@ -151,7 +151,7 @@ function MobileMenu() {
           </div>
           {page.sidebar ? (
             <div className="mobile-menu__secondary">
-              <button type="button" className="mobile-menu__back" data-menu-back="">
+              <button type="button" className="mobile-menu__back" {...{ [DATA.menuBack]: '' }}>
                 ← Back to main menu
               </button>
               <SidebarTree items={page.sidebar} current={page.route} idPrefix="m-" />
