@@ -2,6 +2,7 @@
  * The docsgen command line: parses arguments and dispatches to build() or serve().
  * No logic of its own beyond printing results and errors.
  */
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { build } from './build.ts';
@@ -34,9 +35,10 @@ program
   .option('--out <dir>', 'output folder', 'dist')
   .option('--root <dir>', 'site folder holding site.config.ts', '.')
   .option('--check-external', 'also fetch external links', false)
+  .option('--report <file>', 'write stage timings and peak memory as JSON (used by the benchmark)')
   .option('-q, --quiet', 'print only errors')
   .option('-v, --verbose', 'print every stage as it runs')
-  .action(async (options: { out: string; root: string; checkExternal: boolean; quiet?: boolean; verbose?: boolean }) => {
+  .action(async (options: { out: string; root: string; checkExternal: boolean; report?: string; quiet?: boolean; verbose?: boolean }) => {
     const logger = createLogger({ level: levelOf(options) });
     const started = performance.now();
     try {
@@ -55,6 +57,10 @@ program
       const elements = result.assets.find((a) => /island-api-reference-/.test(a.path) && a.path.endsWith('.js'));
       if (elements) logger.info(`API reference island (Stoplight Elements): ${formatBytes(elements.bytes)}.`);
       logger.info(`Links: ${result.linksChecked} internal links checked, none broken.`);
+      if (options.report) {
+        const report = { totalMs: total, peakRssBytes: process.resourceUsage().maxRSS * 1024, stages: result.timings, pages: result.pages.length, files: result.fileCount, bytes: result.bytes };
+        await writeFile(path.resolve(options.report), `${JSON.stringify(report, null, 2)}\n`);
+      }
     } catch (error) {
       fail(error);
     }
