@@ -35,17 +35,18 @@ program
   .option('--out <dir>', 'output folder', 'dist')
   .option('--root <dir>', 'site folder holding site.config.ts', '.')
   .option('--check-external', 'also fetch external links', false)
+  .option('--no-cache', 'compile every document again instead of reusing node_modules/.cache/docsgen')
   .option('--report <file>', 'write stage timings and peak memory as JSON (used by the benchmark)')
   .option('-q, --quiet', 'print only errors')
   .option('-v, --verbose', 'print every stage as it runs')
-  .action(async (options: { out: string; root: string; checkExternal: boolean; report?: string; quiet?: boolean; verbose?: boolean }) => {
+  .action(async (options: { out: string; root: string; checkExternal: boolean; cache: boolean; report?: string; quiet?: boolean; verbose?: boolean }) => {
     const logger = createLogger({ level: levelOf(options) });
     const started = performance.now();
     try {
       const root = path.resolve(options.root);
       logger.info('docsgen: building…');
       const config = await logger.task('config', () => loadConfig(root));
-      const result = await build(config, { outDir: path.resolve(root, options.out), checkExternal: options.checkExternal, logger });
+      const result = await build(config, { outDir: path.resolve(root, options.out), checkExternal: options.checkExternal, cache: options.cache, logger });
       const total = performance.now() - started;
       const outRel = path.relative(process.cwd(), result.outDir) || '.';
       logger.info(`\n${result.pages.length} pages, ${result.fileCount} files (${formatBytes(result.bytes)}) written to ${outRel}/ in ${formatMs(total)}.`);

@@ -5,7 +5,10 @@
  * recompiles what changed.
  */
 import { createHash } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
 import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { MDXContent } from 'mdx/types.js';
@@ -24,7 +27,7 @@ import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
-import { TSCONFIG } from '../paths.ts';
+import { PACKAGE_ROOT, TSCONFIG } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
 
 export type { SourceLink };
@@ -78,14 +81,60 @@ export interface CompileCache {
   code: Map<string, string>;
   /** Turns Shiki's inline token styles into shared classes; its CSS is written once per build. */
   styleToClass: ShikiTransformerStyleToClass;
+  /** Folder of compiled MDX kept between processes (node_modules/.cache/docsgen); none disables it. */
+  diskDir?: string;
 }
 
-export function createCompileCache(): CompileCache {
-  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }) };
+export function createCompileCache(options: { diskDir?: string } = {}): CompileCache {
+  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir };
+}
+
+/** What a compiled document leaves on disk: everything but the evaluated component. */
+interface DiskEntry {
+  code: string;
+  toc: TocItem[];
+  links: SourceLink[];
+  /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
+  classes: [string, string | Record<string, string>][];
+}
+
+/**
+ * Cache entries are only valid for the exact compiler that made them: the salt covers
+ * docsgen's MDX pipeline sources and the versions of MDX and Shiki.
+ */
+const CACHE_SALT: string = (() => {
+  const hash = createHash('sha1');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const files = [fileURLToPath(import.meta.url), ...readdirSync(path.join(here, '../mdx')).map((f) => path.join(here, '../mdx', f))];
+  for (const file of files.sort()) hash.update(readFileSync(file));
+  for (const pkg of ['@mdx-js/mdx', 'shiki']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
+  return hash.digest('hex');
+})();
+
+async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
+  if (!cache.diskDir) return undefined;
+  try {
+    return JSON.parse(await readFile(path.join(cache.diskDir, `${key}.json`), 'utf8')) as DiskEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry): Promise<void> {
+  if (!cache.diskDir) return;
+  try {
+    await mkdir(cache.diskDir, { recursive: true });
+    await writeFile(path.join(cache.diskDir, `${key}.json`), JSON.stringify(entry));
+  } catch {
+    // A cache that cannot be written only costs speed on the next build.
+  }
 }
 
 export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache): Promise<CompiledSite> {
   const routeOfFile = makeRouteLookup(collected);
+  const routesKey = createHash('sha1')
+    .update([...collected.docs, ...collected.posts, ...collected.pages].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
+    .digest('hex');
   const errors: DocsgenError[] = [];
   const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -100,17 +149,17 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
 
   const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
   for (const doc of collected.docs) {
-    const compiled = await attempt(() => compileMdx(doc, { routeOfFile, cache }));
+    const compiled = await attempt(() => compileMdx(doc, { routeOfFile, routesKey, cache }));
     if (compiled) docs.set(doc.id, { doc, compiled });
   }
 
   const posts: CompiledPost[] = [];
   for (const post of collected.posts) {
     const result = await attempt(async () => {
-      const full = await compileMdx(post, { routeOfFile, cache });
+      const full = await compileMdx(post, { routeOfFile, routesKey, cache });
       const cut = findTruncate(post.source);
       const excerpt =
-        cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { routeOfFile, cache, forExcerpt: true });
+        cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { routeOfFile, routesKey, cache, forExcerpt: true });
       return { post, full, excerpt, truncated: cut !== undefined };
     });
     if (result) posts.push(result);
@@ -120,7 +169,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   for (const page of collected.pages) {
     const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
       if (page.format === 'tsx') return loadTsxPage(page);
-      const compiled = await compileMdx(page, { routeOfFile, cache });
+      const compiled = await compileMdx(page, { routeOfFile, routesKey, cache });
       return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
     });
     if (result) pages.push(result);
@@ -130,7 +179,15 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
   }
   void config;
-  return { codeCss: cache.styleToClass.getCSS(), docs, posts, pages };
+  return { codeCss: codeCss(cache), docs, posts, pages };
+}
+
+/** The highlight classes' CSS, sorted so the same site gives the same file (and hash) however it was compiled. */
+function codeCss(cache: CompileCache): string {
+  return [...cache.styleToClass.getClassRegistry()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, style]) => `.${name}{${typeof style === 'string' ? style : Object.entries(style).map(([k, v]) => `${k}:${v}`).join(';')}}`)
+    .join('\n');
 }
 
 function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
@@ -148,6 +205,8 @@ function findTruncate(source: string): number | undefined {
 
 interface CompileContext {
   routeOfFile: (file: string) => string | undefined;
+  /** Changes whenever any route changes, since links to .mdx files compile to routes. */
+  routesKey?: string;
   cache: CompileCache;
   forExcerpt?: boolean;
 }
@@ -163,9 +222,25 @@ export async function compileMdx(
   input: { file: string; relFile: string; source: string },
   context: CompileContext,
 ): Promise<CompiledMdx> {
-  const key = createHash('sha1').update(input.file).update('\0').update(input.source).update(context.forExcerpt ? 'x' : '').digest('hex');
+  const key = createHash('sha1')
+    .update(CACHE_SALT)
+    .update(context.routesKey ?? '')
+    .update(input.file)
+    .update('\0')
+    .update(input.source)
+    .update(context.forExcerpt ? 'x' : '')
+    .digest('hex');
   const cached = context.cache.mdx.get(key);
   if (cached) return cached;
+
+  const fromDisk = await readDiskEntry(context.cache, key);
+  if (fromDisk) {
+    const registry = context.cache.styleToClass.getClassRegistry();
+    for (const [name, style] of fromDisk.classes) registry.set(name, style);
+    const compiled: CompiledMdx = { Content: await evaluate(fromDisk.code, input), toc: fromDisk.toc, links: fromDisk.links };
+    context.cache.mdx.set(key, compiled);
+    return compiled;
+  }
 
   const highlighter = await getHighlighter(context.cache);
   const toc: TocItem[] = [];
@@ -204,10 +279,22 @@ export async function compileMdx(
   } catch (error) {
     throw mdxError(error, input);
   }
-  let Content: MDXContent;
+  const compiled: CompiledMdx = { Content: await evaluate(code, input), toc, links };
+  context.cache.mdx.set(key, compiled);
+  const registry = context.cache.styleToClass.getClassRegistry();
+  const used = new Set(code.match(/\bsh-[a-z0-9]+/g) ?? []);
+  const classes = [...used].flatMap((name): DiskEntry['classes'] => {
+    const style = registry.get(name);
+    return style === undefined ? [] : [[name, style]];
+  });
+  await writeDiskEntry(context.cache, key, { code, toc, links, classes });
+  return compiled;
+}
+
+async function evaluate(code: string, input: { file: string; relFile: string }): Promise<MDXContent> {
   try {
     const mod = await run(code, { ...runtime, baseUrl: pathToFileURL(input.file).href });
-    Content = mod.default;
+    return mod.default;
   } catch (error) {
     throw new DocsgenError(`MDX could not be evaluated: ${error instanceof Error ? error.message : String(error)}`, {
       file: input.relFile,
@@ -215,9 +302,6 @@ export async function compileMdx(
       cause: error,
     });
   }
-  const compiled: CompiledMdx = { Content, toc, links };
-  context.cache.mdx.set(key, compiled);
-  return compiled;
 }
 
 function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {
