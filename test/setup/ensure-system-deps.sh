@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# System programs the tests drive: Debian's Chromium (browser tests, through playwright-core;
+# nothing downloads a browser) and Debian's nginx (the deployment test). Installed with
+# apt-get when missing and we are root; otherwise this says what to install.
+set -euo pipefail
+missing=()
+if ! { [ -n "${CHROME_PATH:-}" ] && [ -x "${CHROME_PATH}" ]; } && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx-light libnginx-mod-http-brotli-filter); fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing ${missing[*]} from Debian for the tests…"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The package starts a default nginx on port 80; the tests start their own.
+  if command -v service >/dev/null 2>&1; then service nginx stop >/dev/null 2>&1 || true; fi
+  exit 0
+fi
+echo "The tests need: ${missing[*]}. Install them (sudo apt-get install ${missing[*]}) or set CHROME_PATH to a Chromium binary." >&2
+exit 1
