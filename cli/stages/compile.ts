@@ -29,6 +29,7 @@ import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
 import { PACKAGE_ROOT, TSCONFIG } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
+import { precompile, type PrecompileJob } from './compile-parallel.ts';
 
 export type { SourceLink };
 
@@ -83,14 +84,16 @@ export interface CompileCache {
   styleToClass: ShikiTransformerStyleToClass;
   /** Folder of compiled MDX kept between processes (node_modules/.cache/docsgen); none disables it. */
   diskDir?: string;
+  /** Code compiled ahead by precompile(), by cache key, waiting to be evaluated. */
+  precompiled: Map<string, DiskEntry>;
 }
 
 export function createCompileCache(options: { diskDir?: string } = {}): CompileCache {
-  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir };
+  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir, precompiled: new Map() };
 }
 
 /** What a compiled document leaves on disk: everything but the evaluated component. */
-interface DiskEntry {
+export interface DiskEntry {
   code: string;
   toc: TocItem[];
   links: SourceLink[];
@@ -111,7 +114,7 @@ const CACHE_SALT: string = (() => {
   return hash.digest('hex');
 })();
 
-async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
+export async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
   if (!cache.diskDir) return undefined;
   try {
     return JSON.parse(await readFile(path.join(cache.diskDir, `${key}.json`), 'utf8')) as DiskEntry;
@@ -120,7 +123,7 @@ async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntr
   }
 }
 
-async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry): Promise<void> {
+export async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry): Promise<void> {
   if (!cache.diskDir) return;
   try {
     await mkdir(cache.diskDir, { recursive: true });
@@ -146,6 +149,16 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
       return undefined;
     }
   };
+
+  const jobs: PrecompileJob[] = [
+    ...collected.docs.map((doc) => ({ input: doc, forExcerpt: false })),
+    ...collected.posts.flatMap((post) => {
+      const cut = findTruncate(post.source);
+      return [{ input: post, forExcerpt: false }, ...(cut === undefined ? [] : [{ input: { ...post, source: post.source.slice(0, cut) }, forExcerpt: true }])];
+    }),
+    ...collected.pages.filter((page) => page.format === 'mdx').map((page) => ({ input: page, forExcerpt: false })),
+  ];
+  await precompile(jobs, { routeOfFile, routesKey, cache }, collected);
 
   const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
   for (const doc of collected.docs) {
@@ -179,6 +192,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
   }
   void config;
+  cache.precompiled.clear();
   return { codeCss: codeCss(cache), docs, posts, pages };
 }
 
@@ -203,7 +217,7 @@ function findTruncate(source: string): number | undefined {
   return match ? match.index : undefined;
 }
 
-interface CompileContext {
+export interface CompileContext {
   routeOfFile: (file: string) => string | undefined;
   /** Changes whenever any route changes, since links to .mdx files compile to routes. */
   routesKey?: string;
@@ -217,12 +231,8 @@ function getHighlighter(cache: CompileCache) {
   return cache.highlighter;
 }
 
-/** Compiles one MDX source. Throws a DocsgenError pointing at the line for syntax and runtime errors. */
-export async function compileMdx(
-  input: { file: string; relFile: string; source: string },
-  context: CompileContext,
-): Promise<CompiledMdx> {
-  const key = createHash('sha1')
+export function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'forExcerpt'>): string {
+  return createHash('sha1')
     .update(CACHE_SALT)
     .update(context.routesKey ?? '')
     .update(input.file)
@@ -230,18 +240,32 @@ export async function compileMdx(
     .update(input.source)
     .update(context.forExcerpt ? 'x' : '')
     .digest('hex');
+}
+
+/** Compiles one MDX source. Throws a DocsgenError pointing at the line for syntax and runtime errors. */
+export async function compileMdx(
+  input: { file: string; relFile: string; source: string },
+  context: CompileContext,
+): Promise<CompiledMdx> {
+  const key = cacheKey(input, context);
   const cached = context.cache.mdx.get(key);
   if (cached) return cached;
 
-  const fromDisk = await readDiskEntry(context.cache, key);
-  if (fromDisk) {
+  let entry = context.cache.precompiled.get(key) ?? (await readDiskEntry(context.cache, key));
+  if (entry) {
     const registry = context.cache.styleToClass.getClassRegistry();
-    for (const [name, style] of fromDisk.classes) registry.set(name, style);
-    const compiled: CompiledMdx = { Content: await evaluate(fromDisk.code, input), toc: fromDisk.toc, links: fromDisk.links };
-    context.cache.mdx.set(key, compiled);
-    return compiled;
+    for (const [name, style] of entry.classes) registry.set(name, style);
+  } else {
+    entry = await compileCode(input, context);
+    await writeDiskEntry(context.cache, key, entry);
   }
+  const compiled: CompiledMdx = { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links };
+  context.cache.mdx.set(key, compiled);
+  return compiled;
+}
 
+/** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code. Workers run it too. */
+export async function compileCode(input: { file: string; relFile: string; source: string }, context: CompileContext): Promise<DiskEntry> {
   const highlighter = await getHighlighter(context.cache);
   const toc: TocItem[] = [];
   const links: SourceLink[] = [];
@@ -279,16 +303,13 @@ export async function compileMdx(
   } catch (error) {
     throw mdxError(error, input);
   }
-  const compiled: CompiledMdx = { Content: await evaluate(code, input), toc, links };
-  context.cache.mdx.set(key, compiled);
   const registry = context.cache.styleToClass.getClassRegistry();
   const used = new Set(code.match(/\bsh-[a-z0-9]+/g) ?? []);
   const classes = [...used].flatMap((name): DiskEntry['classes'] => {
     const style = registry.get(name);
     return style === undefined ? [] : [[name, style]];
   });
-  await writeDiskEntry(context.cache, key, { code, toc, links, classes });
-  return compiled;
+  return { code, toc, links, classes };
 }
 
 async function evaluate(code: string, input: { file: string; relFile: string }): Promise<MDXContent> {
