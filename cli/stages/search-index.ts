@@ -1,0 +1,453 @@
+/**
+ * Stage: the full-text search index, built from the rendered pages (so search sees
+ * exactly what readers see) and from the OpenAPI operations (so an operation is found
+ * by its summary, method, path and operationId and opens its deep link).
+ *
+ * Doc pages and blog posts are split at their h2/h3 headings into records, so a hit
+ * links to its section. Words are folded (templates/client/search/analyze.ts, shared
+ * with the browser) and stemmed as Portuguese here, whatever the site's locale: the
+ * documents are Brazilian Portuguese. The index is sharded by the first three letters
+ * of each word form, and the text for excerpts is cut into small passages, so a query
+ * downloads a few kilobytes however large the site grows. See
+ * templates/client/search/format.ts for the files.
+ */
+import { createHash } from 'node:crypto';
+import { stemmer } from '@orama/stemmers/portuguese';
+import { Parser } from 'htmlparser2';
+import type { SiteConfig } from '../config.ts';
+import { DocsgenError } from '../errors.ts';
+import { operationAnchor } from '../../templates/layouts/ApiReference.tsx';
+import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/client/search/analyze.ts';
+import {
+  BM25,
+  IMPACT_SCALE,
+  MAX_PASSAGES,
+  SEARCH_FORMAT_VERSION,
+  SEARCH_META_PATH,
+  encodePostings,
+  type Posting,
+  type SearchKind,
+  type SearchMeta,
+  type SearchPassage,
+  type SearchShard,
+} from '../../templates/client/search/format.ts';
+import type { OutputAsset } from './bundle.ts';
+import type { LoadedApiDocument } from './openapi.ts';
+import type { PageKind, RenderedPage } from './render.ts';
+
+/**
+ * How each place a word appears in counts. `weight` multiplies its count for BM25,
+ * whose term-frequency part saturates at k1 + 1 (2.2); `bonus` is added after, in the
+ * same units and unsaturated, so a word in a page title or an operation's path ranks
+ * the page above others that merely use the word often, and a page title above a
+ * section heading (as documentation search usually ranks). A title's bonus is shared
+ * out among its words (divided by the square root of their number): a query equal to
+ * a short title wins.
+ */
+export const FIELDS = {
+  /** The page title, on the record for the top of the page. */
+  pageTitle: { weight: 1, bonus: 2.4, shared: true },
+  /** The page title, on each of its sections: a query naming the page and a topic finds the section. */
+  sectionTitle: { weight: 1, bonus: 0, shared: false },
+  heading: { weight: 3, bonus: 0.3, shared: true },
+  /** The h2 above an h3 section. */
+  parentHeading: { weight: 1, bonus: 0, shared: false },
+  /** An operation's method, path and operationId. */
+  apiCode: { weight: 2, bonus: 1, shared: false },
+  apiSummary: { weight: 3, bonus: 1.2, shared: true },
+  body: { weight: 1, bonus: 0, shared: false },
+} as const;
+
+export type FieldName = keyof typeof FIELDS;
+
+/** Characters per passage of text fetched for an excerpt. */
+export const PASSAGE_CHARS = 320;
+
+/** Page kinds worth a search result; lists, archives and tag pages only repeat posts. */
+const INDEXED_KINDS: Partial<Record<PageKind, SearchKind>> = { doc: 'doc', post: 'blog', api: 'api', page: 'page' };
+
+export interface SearchField {
+  text: string;
+  field: FieldName;
+}
+
+/** One search result target: the top of a page, one of its sections, or one API operation. */
+export interface SearchRecord {
+  heading: string;
+  /** Element id on the page, without '#'; '' for the top. */
+  anchor: string;
+  /** Plain text: indexed as body text, and the source of excerpts. */
+  text: string;
+  /** Other text indexed for the record (title, headings, operation path), with its weight. */
+  fields: SearchField[];
+}
+
+export interface SearchPage {
+  url: string;
+  title: string;
+  kind: SearchKind;
+  records: SearchRecord[];
+}
+
+export interface SearchIndexInput {
+  pages: readonly RenderedPage[];
+  apis: readonly LoadedApiDocument[];
+}
+
+export interface SearchIndexData {
+  meta: SearchMeta;
+  /** By bucket number. */
+  shards: SearchShard[];
+  /** By record, then passage. */
+  passages: SearchPassage[][];
+}
+
+export interface SearchIndexResult {
+  files: OutputAsset[];
+  pages: number;
+  records: number;
+  stems: number;
+}
+
+export async function buildSearchIndex(input: SearchIndexInput, config: SiteConfig): Promise<SearchIndexResult> {
+  const pages = collectSearchPages(input, config);
+  const data = buildIndexData(pages);
+  const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
+  return { files: indexFiles(data), pages: pages.length, records: data.passages.length, stems };
+}
+
+// ------------------------------------------------------------------ Portuguese stemming (build time only)
+
+const stems = new Map<string, string>();
+
+/** Folded plural endings the stemmer would not reduce like their singular. */
+function normalizePlural(token: string): string {
+  if (token.length < 5) return token;
+  if (/[oa]es$/.test(token)) return `${token.slice(0, -3)}ao`; // transacoes -> transacao
+  const diphthong = /([aeou])is$/.exec(token);
+  if (diphthong) return `${token.slice(0, -3)}${diphthong[1]}l`; // parciais -> parcial, papeis -> papel
+  // English plurals of technical words (tokens, webhooks, headers), which Portuguese stemming leaves alone.
+  if (/[^aeiousy]s$/.test(token)) return token.slice(0, -1);
+  return token;
+}
+
+/**
+ * The stem of a folded token: plural normalisation, then the Portuguese Snowball
+ * stemmer ("pagamentos" -> "pagament"). Tokens with digits or of three letters or
+ * fewer stay as they are. Stemming the folded form keeps words typed with and without
+ * accents together.
+ */
+export function stem(token: string): string {
+  let result = stems.get(token);
+  if (result === undefined) {
+    result = token.length < 4 || !/^[a-z]+$/.test(token) ? token : stemmer(normalizePlural(token));
+    stems.set(token, result);
+  }
+  return result;
+}
+
+// ------------------------------------------------------------------ records
+
+/** The pages search covers, split into records. */
+export function collectSearchPages(input: SearchIndexInput, config: SiteConfig): SearchPage[] {
+  const out: SearchPage[] = [];
+  for (const page of input.pages) {
+    const kind = INDEXED_KINDS[page.kind];
+    if (!kind || !page.indexable) continue;
+    if (page.kind === 'api') {
+      const ref = config.apiReferences.find((r) => r.route === page.route);
+      const api = ref && input.apis.find((a) => a.id === ref.id);
+      if (!api) {
+        throw new DocsgenError(`Search: the API reference page ${page.route} has no loaded OpenAPI document.`, {
+          hint: 'Every entry of apiReferences in site.config.ts needs a spec that loads; check its id and spec path.',
+        });
+      }
+      out.push({ url: page.route, title: page.title, kind, records: apiRecords(api, page.title) });
+      continue;
+    }
+    try {
+      out.push({ url: page.route, title: page.title, kind, records: htmlRecords(page.html, page.title) });
+    } catch (error) {
+      throw new DocsgenError(`Search: could not read the text of ${page.route}: ${error instanceof Error ? error.message : String(error)}`, {
+        file: page.sourceFile,
+        hint: 'The rendered HTML of this page could not be parsed; check that the page renders valid markup.',
+        cause: error,
+      });
+    }
+  }
+  return out;
+}
+
+/** Records of an API reference page: its introduction, then one per operation and webhook. */
+export function apiRecords(api: LoadedApiDocument, pageTitle: string): SearchRecord[] {
+  const intro = plainMarkdown(api.description.split('\n\n')[0] ?? '');
+  const records: SearchRecord[] = [
+    {
+      heading: '',
+      anchor: '',
+      text: intro,
+      fields: [
+        { text: pageTitle, field: 'pageTitle' },
+        { text: api.title, field: 'heading' },
+      ],
+    },
+  ];
+  for (const op of api.operations) {
+    const method = op.kind === 'webhook' ? 'WEBHOOK' : op.method;
+    const description = plainMarkdown(op.description);
+    const details = [
+      ...op.parameters.map((p) => `${p.name} ${plainMarkdown(p.description)}`),
+      ...(op.requestBody?.fields ?? []).map((f) => `${f.name} ${plainMarkdown(f.description)}`),
+    ].join(' ');
+    records.push({
+      heading: `${method} ${op.path} · ${op.summary}`,
+      anchor: operationAnchor(op),
+      text: [description, details].filter(Boolean).join(' '),
+      fields: [
+        { text: `${method} ${op.path} ${op.operationId}`, field: 'apiCode' },
+        { text: op.summary, field: 'apiSummary' },
+        { text: pageTitle, field: 'sectionTitle' },
+        { text: op.tags.join(' '), field: 'parentHeading' },
+      ],
+    });
+  }
+  return records;
+}
+
+/** Markdown punctuation out of OpenAPI descriptions: links keep their text, code its content. */
+function plainMarkdown(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\*{1,3}([^*]+)\*{1,3}/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const SKIPPED_TAGS = new Set(['script', 'style', 'svg', 'button', 'template', 'noscript', 'nav', 'h1']);
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'header', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'td', 'th', 'tr', 'ul',
+]);
+const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/**
+ * A page's readable text split at its h2/h3 headings that have ids. Only the content
+ * is read (the `.markdown` body, or `<main>` for pages without one), never the chrome.
+ */
+export function htmlRecords(html: string, pageTitle: string): SearchRecord[] {
+  interface Draft {
+    heading: string;
+    anchor: string;
+    parentHeading: string;
+    body: string;
+  }
+  const drafts: Draft[] = [{ heading: '', anchor: '', parentHeading: '', body: '' }];
+  const hasMarkdown = /<div[^>]*\sclass="(?:[^"]*\s)?markdown[\s"]/.test(html);
+  const stack: { container: boolean; skip: boolean; heading: boolean }[] = [];
+  let inContainer = 0;
+  let skipping = 0;
+  let heading: { level: number; id: string; text: string } | null = null;
+  let lastH2 = '';
+  let done = false;
+
+  const current = () => drafts[drafts.length - 1]!;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (done) return;
+        const classes = (attribs.class ?? '').split(/\s+/);
+        const isContainer = inContainer === 0 && (hasMarkdown ? name === 'div' && classes.includes('markdown') : name === 'main');
+        // Hidden tab panels stay: their code samples are worth finding.
+        const skip = inContainer > 0 && (SKIPPED_TAGS.has(name) || classes.includes('hash-link') || attribs['aria-hidden'] === 'true');
+        const isHeading = inContainer > 0 && skipping === 0 && !skip && (name === 'h2' || name === 'h3') && Boolean(attribs.id);
+        if (VOID_TAGS.has(name)) {
+          if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
+          return;
+        }
+        stack.push({ container: isContainer, skip, heading: isHeading });
+        if (isContainer) inContainer++;
+        if (skip) skipping++;
+        if (isHeading) heading = { level: name === 'h2' ? 2 : 3, id: attribs.id!, text: '' };
+        else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) {
+          if (heading) heading.text += ' ';
+          else current().body += ' ';
+        }
+        if (name === 'span' && classes.includes('line') && !heading) current().body += ' ';
+      },
+      ontext(text) {
+        if (done || inContainer === 0 || skipping > 0) return;
+        if (heading) heading.text += text;
+        else current().body += text;
+      },
+      onclosetag(name) {
+        if (done || VOID_TAGS.has(name)) return;
+        const open = stack.pop();
+        if (!open) return;
+        if (open.heading && heading) {
+          const text = collapse(heading.text);
+          if (heading.level === 2) lastH2 = text;
+          drafts.push({ heading: text, anchor: heading.id, parentHeading: heading.level === 3 ? lastH2 : '', body: '' });
+          heading = null;
+        }
+        if (open.skip) skipping--;
+        if (open.container) {
+          inContainer--;
+          // Only the first content container counts (a page has one).
+          if (inContainer === 0) done = true;
+        } else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+
+  return drafts.map((draft, index) => {
+    const body = collapse(draft.body);
+    const fields: SearchField[] = [
+      { text: pageTitle, field: index === 0 ? 'pageTitle' : 'sectionTitle' },
+      { text: draft.heading, field: 'heading' },
+      { text: draft.parentHeading, field: 'parentHeading' },
+    ];
+    return { heading: draft.heading, anchor: draft.anchor, text: body, fields: fields.filter((f) => f.text) };
+  });
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Where each passage of a text starts and ends: about PASSAGE_CHARS long, cut after a sentence or at a space. */
+export function passageBounds(text: string, size = PASSAGE_CHARS): [start: number, end: number][] {
+  const bounds: [number, number][] = [];
+  let start = 0;
+  while (start < text.length && bounds.length < MAX_PASSAGES) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      const window = text.slice(start, end);
+      const sentence = Math.max(window.lastIndexOf('. '), window.lastIndexOf('; '), window.lastIndexOf(': '));
+      const space = window.lastIndexOf(' ');
+      if (sentence > size / 2) end = start + sentence + 1;
+      else if (space > size / 2) end = start + space;
+    }
+    bounds.push([start, end]);
+    start = end;
+    while (text[start] === ' ') start++;
+  }
+  if (bounds.length === 0) bounds.push([0, 0]);
+  return bounds;
+}
+
+/** The index in memory: what the files will hold. */
+export function buildIndexData(pages: readonly SearchPage[]): SearchIndexData {
+  interface Counted {
+    weights: Map<string, number>;
+    bonuses: Map<string, number>;
+    firstPassage: Map<string, number>;
+    length: number;
+  }
+  const forms = new Map<string, Set<string>>();
+  const counted: Counted[] = [];
+  const passages: SearchPassage[][] = [];
+  /** Indexes one field of a record; returns its number of terms. */
+  const add = (entry: Counted, text: string, field: FieldName, passageAt?: (offset: number) => number) => {
+    const found: string[] = [];
+    for (const word of words(text)) {
+      for (const token of wordTokens(word.text)) {
+        if (isStopword(token)) continue;
+        const term = stem(token);
+        found.push(term);
+        if (passageAt && !entry.firstPassage.has(term)) entry.firstPassage.set(term, passageAt(word.start));
+        let set = forms.get(term);
+        if (!set) forms.set(term, (set = new Set()));
+        set.add(token);
+      }
+    }
+    const { weight, bonus, shared } = FIELDS[field];
+    const share = shared ? bonus / Math.sqrt(Math.max(1, new Set(found).size)) : bonus;
+    for (const term of found) entry.weights.set(term, (entry.weights.get(term) ?? 0) + weight);
+    if (share > 0) for (const term of new Set(found)) entry.bonuses.set(term, (entry.bonuses.get(term) ?? 0) + share);
+    return found.length;
+  };
+  for (const page of pages) {
+    for (const rec of page.records) {
+      const bounds = passageBounds(rec.text);
+      const entry: Counted = { weights: new Map(), bonuses: new Map(), firstPassage: new Map(), length: 0 };
+      const passageAt = (offset: number) => {
+        let i = 0;
+        while (i < bounds.length - 1 && offset >= bounds[i + 1]![0]) i++;
+        return i;
+      };
+      // Length normalisation looks at what the reader sees: the text and the heading.
+      entry.length = add(entry, rec.text, 'body', passageAt);
+      for (const field of rec.fields) {
+        const length = add(entry, field.text, field.field);
+        if (field.text === rec.heading) entry.length += length;
+      }
+      entry.length = Math.max(1, entry.length);
+      counted.push(entry);
+      passages.push(
+        bounds.map(([start, end]) => ({
+          h: rec.heading,
+          a: rec.anchor,
+          t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
+        })),
+      );
+    }
+  }
+
+  const averageLength = counted.reduce((sum, r) => sum + r.length, 0) / Math.max(1, counted.length);
+  const postings = new Map<string, Posting[]>();
+  counted.forEach(({ weights, bonuses, firstPassage, length }, record) => {
+    const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength);
+    for (const [term, weight] of weights) {
+      let list = postings.get(term);
+      if (!list) postings.set(term, (list = []));
+      const impact = IMPACT_SCALE * ((weight * (BM25.k1 + 1)) / (weight + norm) + (bonuses.get(term) ?? 0));
+      list.push({ record, weight: Math.round(impact), passage: firstPassage.get(term) ?? 0 });
+    }
+  });
+
+  // A word form's shard is decided by its first three letters; a stem goes into every shard one of its forms falls in.
+  const keys = new Set<string>();
+  for (const set of forms.values()) for (const form of set) keys.add(shardKey(form));
+  const buckets = bucketCount(keys.size);
+  const shards: SearchShard[] = Array.from({ length: buckets }, () => ({}));
+  for (const term of [...postings.keys()].sort()) {
+    const termForms = [...forms.get(term)!].sort();
+    const encoded = encodePostings(postings.get(term)!);
+    for (const form of termForms) shards[shardBucket(shardKey(form), buckets)]![term] = [termForms.join(','), encoded];
+  }
+  const meta: SearchMeta = {
+    version: SEARCH_FORMAT_VERSION,
+    base: '',
+    pages: pages.map((p) => [p.url, p.title, p.kind]),
+    counts: pages.map((p) => p.records.length),
+    buckets,
+  };
+  return { meta, shards, passages };
+}
+
+/** About three prefixes per shard file: a query word then downloads well under a kilobyte. */
+function bucketCount(keys: number): number {
+  let buckets = 16;
+  while (buckets * 3 < keys) buckets *= 2;
+  return buckets;
+}
+
+/** The index as output files; the folder name is a hash of the contents. */
+export function indexFiles(data: SearchIndexData): OutputAsset[] {
+  const encoder = new TextEncoder();
+  const bodies: [name: string, body: string][] = [];
+  data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
+  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, JSON.stringify(passage)])));
+  const hash = createHash('sha256');
+  for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
+  const folder = `assets/search/${hash.digest('hex').slice(0, 10)}`;
+  const meta: SearchMeta = { ...data.meta, base: `/${folder}/` };
+  return [
+    { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) },
+    ...bodies.map(([name, body]) => ({ path: `${folder}/${name}`, contents: encoder.encode(body) })),
+  ];
+}
