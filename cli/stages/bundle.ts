@@ -5,7 +5,8 @@
  * script is built separately to be inlined in <head>.
  */
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { SiteConfig } from '../config.ts';
@@ -92,11 +93,14 @@ export async function bundle(config: SiteConfig, options: { minify?: boolean; ca
     jsx: 'automatic',
     legalComments: 'none',
     logLevel: 'silent',
-    // Stoplight Elements and its dependencies expect a few Node globals; the shims are aliased in the island itself.
+    // Stoplight Elements and its dependencies expect a few Node globals: see elementsPlugin.
     define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     mainFields: ['browser', 'module', 'main'],
-    conditions: ['browser', 'import', 'module', 'default'],
+    // esbuild adds 'import' or 'require' per import itself; forcing 'import' would hand ESM
+    // helpers to require() calls (Elements' dom-helpers then crash on a namespace object).
+    conditions: ['browser', 'module'],
     loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'dataurl', '.png': 'file' },
+    plugins: [elementsPlugin()],
   };
   const initOptions: ThemeInitOptions = {
     entryPoints: [path.join(clientDir, 'theme-init.ts')],
@@ -189,4 +193,214 @@ async function unchanged(inputs: ReadonlyMap<string, string>): Promise<boolean> 
     }),
   );
   return checks.every(Boolean);
+}
+
+/**
+ * The element every API reference page renders Stoplight Elements into; Elements'
+ * stylesheet applies only inside it.
+ */
+export const API_REFERENCE_SCOPE = '[data-island="api-reference"]';
+
+/** CommonJS modules of Elements' dependencies that read Node's `process` without checking it exists. */
+const PROCESS_READERS = /[\\/]node_modules[\\/](?:util|@stoplight[\\/]json-schema-ref-parser)[\\/].*\.c?js$/;
+const JOTAI_RESOLVING = Symbol('resolving jotai/utils');
+const ELEMENTS_STYLESHEET = /[\\/]node_modules[\\/]@stoplight[\\/]elements(?:-core)?[\\/]styles\.min\.css$/;
+
+/**
+ * What Stoplight Elements (the api-reference island) needs from the bundler. It was
+ * written for bundlers that gave every module Node's globals; esbuild gives none.
+ * - `buffer` and `url` imports resolve to the npm browser packages of those names,
+ *   installed as dependencies, so they need nothing here and only Elements' chunk has them.
+ * - The few modules that read `process` unguarded get a *local* `process` from the npm
+ *   `process` package. A global or esbuild's `inject` would reach every other chunk,
+ *   where libraries that test `typeof process` would take it for Node.
+ * - Elements' stylesheet resets headings, lists, links and focus outlines for the whole
+ *   document; it is rewritten to apply inside the island's container only (scopeCss).
+ * - A copy of jotai it bundles warns on every render; see the jotai/utils redirect.
+ */
+function elementsPlugin(): esbuild.Plugin {
+  const require = createRequire(import.meta.url);
+  return {
+    name: 'docsgen-stoplight-elements',
+    setup(build) {
+      let processShim: string | undefined;
+      build.onLoad({ filter: PROCESS_READERS }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!/\bprocess\b/.test(source.replace(/process\.env\.NODE_ENV/g, ''))) return undefined;
+        try {
+          processShim ??= require.resolve('process/browser.js');
+        } catch (cause) {
+          throw new DocsgenError(`${args.path} needs the npm package 'process', which is not installed.`, {
+            hint: "Run `npm install` in the docsgen folder; 'process' is one of docsgen's dependencies.",
+            cause,
+          });
+        }
+        return { contents: `var process = require(${JSON.stringify(processShim)});\n${source}`, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+      // jotai 1.13 (json-schema-viewer's copy) wraps two hooks of jotai/utils in a console.warn
+      // on every call, which floods the console on each render; import the same hooks from jotai itself.
+      build.onResolve({ filter: /^jotai\/utils$/ }, async (args) => {
+        if (args.pluginData === JOTAI_RESOLVING) return undefined;
+        const options = { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: JOTAI_RESOLVING };
+        const utils = await build.resolve(args.path, options);
+        if (utils.errors.length > 0 || !(await readFile(utils.path, 'utf8')).includes('[DEPRECATED]: use `useSetAtom`')) return undefined;
+        const jotai = await build.resolve('jotai', options);
+        if (jotai.errors.length > 0) return undefined;
+        return { path: utils.path, namespace: 'docsgen-jotai-utils', pluginData: { utils: utils.path, jotai: jotai.path } };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'docsgen-jotai-utils' }, (args) => {
+        const { utils, jotai } = args.pluginData as { utils: string; jotai: string };
+        return {
+          contents: `export * from ${JSON.stringify(utils)};\nexport { useAtomValue, useSetAtom as useUpdateAtom } from ${JSON.stringify(jotai)};\n`,
+          loader: 'js',
+          resolveDir: path.dirname(utils),
+        };
+      });
+      build.onLoad({ filter: ELEMENTS_STYLESHEET }, async (args) => ({
+        contents: scopeCss(await readFile(args.path, 'utf8'), API_REFERENCE_SCOPE),
+        loader: 'css',
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
+}
+
+/**
+ * Rewrites a stylesheet so it applies only inside the elements matching `scope`:
+ * - `html`, `:root` and `body x` become the scope (`body` itself is dropped: its
+ *   margin and 100vh height are for a whole page);
+ * - a rule for `[data-theme=…]` applies to the scope under that theme (the attribute
+ *   is on <html>) and to themed elements inside it;
+ * - selectors that need a class containing `sl-` match only Elements' own markup and
+ *   stay as they are; every other selector gets the scope in front.
+ * The scope is wrapped in :where(), which adds no specificity, so every rule keeps the
+ * weight it was written with and Elements' own rules still override its resets.
+ */
+export function scopeCss(css: string, scope: string): string {
+  return scopeRules(css, `:where(${scope})`);
+}
+
+function scopeRules(css: string, where: string): string {
+  let out = '';
+  let i = 0;
+  while (i < css.length) {
+    const stop = scan(css, i, (c) => c === '{' || c === ';' || c === '}');
+    if (stop === -1) {
+      out += css.slice(i);
+      break;
+    }
+    if (css[stop] !== '{') {
+      // @charset/@import statements, or a stray brace: kept as written.
+      out += css.slice(i, stop + 1);
+      i = stop + 1;
+      continue;
+    }
+    // Comments in a selector say nothing to the browser; dropping them keeps the rewrite simple.
+    const prelude = css.slice(i, stop).replace(/\/\*[\s\S]*?\*\//g, '').trim();
+    const end = closingBrace(css, stop);
+    const body = css.slice(stop + 1, end);
+    if (prelude.startsWith('@')) {
+      const holdsRules = /^@(?:media|supports|layer|container|document)\b/i.test(prelude);
+      out += `${prelude}{${holdsRules ? scopeRules(body, where) : body}}`;
+    } else {
+      const selectors = splitTopLevel(prelude, ',').flatMap((selector) => scopeSelector(selector.trim(), where));
+      if (selectors.length > 0) out += `${selectors.join(',')}{${body}}`;
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+function scopeSelector(selector: string, where: string): string[] {
+  if (selector === '') return [];
+  if (matchesOwnMarkupOnly(selector)) return [selector];
+  const cut = scan(selector, 0, (c) => /[\s>+~]/.test(c));
+  const first = cut === -1 ? selector : selector.slice(0, cut);
+  const rest = cut === -1 ? '' : selector.slice(cut);
+  if (/^(?:html|:root)$/i.test(first)) return [`${where}${rest}`];
+  if (/^body$/i.test(first)) return rest.trim() ? [`${where}${rest}`] : [];
+  if (/^\[data-theme\b/.test(first)) return [`${first} ${where}${rest}`, `${where} ${selector}`];
+  return [`${where} ${selector}`];
+}
+
+/** True when the selector requires an element with a class containing `sl-` (outside :not()). */
+function matchesOwnMarkupOnly(selector: string): boolean {
+  let positive = '';
+  let i = 0;
+  while (i < selector.length) {
+    if (selector.startsWith(':not(', i)) {
+      i = closingParen(selector, i + 4) + 1;
+      continue;
+    }
+    positive += selector[i];
+    i++;
+  }
+  return /\.(?:[\w-]|\\.)*sl-/.test(positive);
+}
+
+/** Index of the first character at nesting depth 0 (outside strings, comments, () and []) that satisfies `test`, or -1. */
+function scan(text: string, from: number, test: (c: string) => boolean): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      i = skipString(text, i);
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close === -1 ? text.length : close + 1;
+      continue;
+    }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (depth === 0 && test(c)) return i;
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+  }
+  return -1;
+}
+
+function skipString(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+  }
+  return text.length;
+}
+
+function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = skipString(text, i);
+    else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close === -1 ? text.length : close + 1;
+    } else if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+function closingParen(text: string, open: number): number {
+  const close = scan(text, open + 1, (c) => c === ')');
+  return close === -1 ? text.length : close;
+}
+
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (;;) {
+    const at = scan(text, start, (c) => c === separator);
+    if (at === -1) break;
+    parts.push(text.slice(start, at));
+    start = at + 1;
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
