@@ -2,7 +2,9 @@
  * The docsgen command line: parses arguments and dispatches to build() or serve().
  * No logic of its own beyond printing results and errors.
  */
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { build } from './build.ts';
@@ -55,8 +57,14 @@ program
       const biggest = [...scripts].sort((a, b) => b.bytes - a.bytes)[0];
       const main = scripts.find((a) => /\/main-/.test(a.path));
       if (main) logger.info(`Client: router ${formatBytes(main.bytes)}${biggest && biggest !== main ? `, largest chunk ${path.basename(biggest.path)} ${formatBytes(biggest.bytes)}` : ''}.`);
-      const elements = result.assets.find((a) => /island-api-reference-/.test(a.path) && a.path.endsWith('.js'));
-      if (elements) logger.info(`API reference island (Stoplight Elements): ${formatBytes(elements.bytes)}.`);
+      const island = (ext: string) => result.assets.find((a) => /island-api-reference-/.test(a.path) && a.path.endsWith(ext));
+      const elementsJs = island('.js');
+      const elementsCss = island('.css');
+      if (elementsJs) {
+        const gzip = (p: string) => gzipSync(readFileSync(path.join(result.outDir, p))).byteLength;
+        const css = elementsCss ? ` + CSS ${formatBytes(elementsCss.bytes)} (${formatBytes(gzip(elementsCss.path))} gzip)` : '';
+        logger.info(`API reference island (Stoplight Elements, loaded only on the API pages): JS ${formatBytes(elementsJs.bytes)} (${formatBytes(gzip(elementsJs.path))} gzip)${css}, plus the React chunk it shares with search.`);
+      }
       logger.info(`Links: ${result.linksChecked} internal links checked, none broken.`);
       if (options.report) {
         const report = { totalMs: total, peakRssBytes: process.resourceUsage().maxRSS * 1024, stages: result.timings, pages: result.pages.length, files: result.fileCount, bytes: result.bytes };
