@@ -18,6 +18,7 @@ import {
 } from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import { buildPostmanFiles } from './postman.ts';
+import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
 export interface ApiDocumentSource {
   id: string;
@@ -78,7 +79,6 @@ export interface LoadedApiDocument {
   postman: { collection: string; environment: string };
 }
 
-type JsonObject = Record<string, unknown>;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
@@ -653,21 +653,6 @@ function formatPointer(segments: readonly string[]): string {
   return `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): JsonObject {
-  return isPlainObject(value) ? value : {};
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function asString(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-}
 
 function toPosix(p: string): string {
   return p.split(path.sep).join('/');

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { convertV2 } from 'openapi-to-postmanv2';
 import { DocsgenError } from '../errors.ts';
 import type { LoadedApiDocument, OperationSummary } from './openapi.ts';
+import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
 export interface PostmanFiles {
   /** Postman collection v2.1, as JSON text. */
@@ -18,7 +19,6 @@ export interface PostmanFiles {
   environment: string;
 }
 
-type JsonObject = Record<string, unknown>;
 type PostmanInput = Pick<LoadedApiDocument, 'id' | 'file' | 'title' | 'servers' | 'operations' | 'document'>;
 
 const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -372,18 +372,3 @@ function withMarkdownDescription(entry: JsonObject): JsonObject {
   return 'description' in entry ? { ...entry, description: markdown(entry.description) } : entry;
 }
 
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): JsonObject {
-  return isPlainObject(value) ? value : {};
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function asString(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-}
