@@ -8,6 +8,19 @@
 export const ISLANDS = ['search', 'api-reference', 'slide-deck'] as const;
 export type IslandName = (typeof ISLANDS)[number];
 
+/**
+ * Attributes the inline head script sets on <html>. Kept apart from DATA so that
+ * script, inlined in every page, carries only these three names.
+ */
+export const HEAD_DATA = {
+  /** The configured announcement id, so the head script can compare it with the dismissed one. */
+  announcementId: 'data-announcement-id',
+  /** Set when the current announcement was dismissed; the stylesheet hides the bar before first paint. */
+  announcementDismissed: 'data-announcement-dismissed',
+  /** Set once storage was found blocked, so the warning is printed once. */
+  storageUnavailable: 'data-storage-unavailable',
+} as const;
+
 /** data-* attributes the client script looks for. */
 export const DATA = {
   island: 'data-island',
@@ -25,12 +38,6 @@ export const DATA = {
   versionDropdown: 'data-version',
   liveReload: 'data-live-reload',
   menuBack: 'data-menu-back',
-  /** On the bar and on <html>: the configured announcement id, so the head script can compare it with the dismissed one. */
-  announcementId: 'data-announcement-id',
-  /** On <html> when the current announcement was dismissed; the stylesheet hides the bar before first paint. */
-  announcementDismissed: 'data-announcement-dismissed',
-  /** On <html> once the head script found storage blocked, so the warning is printed once. */
-  storageUnavailable: 'data-storage-unavailable',
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',
 } as const;
@@ -52,6 +59,12 @@ export const EVENTS = {
   navigate: 'docsgen:navigate',
   /** After the colour mode changed; detail: 'light' | 'dark'. */
   theme: 'docsgen:theme',
+  /**
+   * Dispatched by watch mode when pages were rebuilt: the router forgets its copies of
+   * them, so the next visit fetches them afresh. detail: { routes?: string[] }; no
+   * routes means every page.
+   */
+  invalidate: 'docsgen:invalidate',
 } as const;
 
 /** Texts of the error states (spec §8), shared by the server markup and the client. */

@@ -1,4 +1,4 @@
-import { DATA, STORAGE } from '../shared.ts';
+import { DATA, HEAD_DATA, STORAGE } from '../shared.ts';
 import { writeStorage } from './storage.ts';
 
 /** Sidebar categories collapse and expand; client navigation keeps the sidebar, so the state lasts the visit. */
@@ -20,11 +20,11 @@ export function initAnnouncement(): void {
   document.addEventListener('click', (event) => {
     const button = (event.target as Element | null)?.closest?.(`[${DATA.announcementClose}]`);
     if (!button) return;
-    const bar = button.closest<HTMLElement>(`[${DATA.announcementId}]`);
-    const id = bar?.getAttribute(DATA.announcementId);
+    const bar = button.closest<HTMLElement>(`[${HEAD_DATA.announcementId}]`);
+    const id = bar?.getAttribute(HEAD_DATA.announcementId);
     if (!bar || !id) return;
     writeStorage(STORAGE.announcementDismissed, id);
-    document.documentElement.setAttribute(DATA.announcementDismissed, '');
+    document.documentElement.setAttribute(HEAD_DATA.announcementDismissed, '');
     bar.remove();
   });
 }

@@ -1,19 +1,22 @@
 /**
  * The one script every page loads. It wires the small behaviours of the chrome by
- * event delegation (so they survive client navigation without re-binding) and starts
- * islands. Keep it small: it is on every page's critical path.
+ * event delegation (so they survive client navigation without re-binding), starts the
+ * router and the islands. Keep it small and free of React: it is on every page's
+ * critical path (budget: 10 KB gzip).
  */
 import { initAnnouncement, initDropdowns, initSidebar } from './chrome.ts';
 import { initCopyButtons } from './copy.ts';
 import { mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
+import { initRouter } from './router.ts';
 import { initSlideDecks } from './slides.ts';
 import { initTabs } from './tabs.ts';
 import { initTheme } from './theme.ts';
-import { DATA } from '../shared.ts';
+import { initToc } from './toc.ts';
+import { DATA, IDS } from '../shared.ts';
 
 // The stylesheet hides the base-URL warning; the script running is the other half of "the site loaded".
-document.getElementById('docsgen-base-url-issue-banner')?.remove();
+document.getElementById(IDS.baseUrlBanner)?.remove();
 
 initTheme();
 initCopyButtons();
@@ -23,9 +26,12 @@ initSidebar();
 initAnnouncement();
 initDropdowns();
 initSlideDecks();
+initToc();
+// After the menu and the other click handlers: they run first and may claim a click.
+initRouter();
 mountEagerIslands();
 
-// Search loads on first intent: focus, click, or a shortcut.
+// Search loads on first intent: focus, pointer, or a shortcut.
 function startSearch(): void {
   const element = document.querySelector<HTMLElement>(`[${DATA.island}="search"]`);
   if (element) void mountIsland(element);

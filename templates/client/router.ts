@@ -19,14 +19,18 @@ import { syncThemeToggles } from './theme.ts';
 import { updateToc } from './toc.ts';
 
 type Loaded =
-  | { ok: true; html: string; status: number; url: string }
+  | { ok: true; html: string }
   | { ok: false; reason: 'network' | 'http' | 'not-html'; message: string };
 
-interface RouterState {
-  docsgen: 1;
+/**
+ * What the router keeps in a history entry, under its own name: an island with its own
+ * routing (the API reference) may keep its state in the same entries.
+ */
+interface EntryData {
   key: string;
   scroll?: [number, number];
 }
+type RouterState = { docsgen: EntryData };
 
 type Mode = 'push' | 'replace' | 'pop';
 
@@ -39,6 +43,9 @@ let prefetching = 0;
 let currentPath = canonicalPath(location.pathname);
 let currentKey = '';
 let navigationId = 0;
+/** True from a click or back/forward until the new page is on screen: scrolling then belongs to neither entry. */
+let pending = false;
+let scrollTimer: number | undefined;
 let progressTimer: number | undefined;
 let observer: IntersectionObserver | undefined;
 const observed = new WeakSet<Element>();
@@ -48,7 +55,13 @@ function newKey(): string {
 }
 
 function isRouterState(state: unknown): state is RouterState {
-  return typeof state === 'object' && state !== null && (state as Partial<RouterState>).docsgen === 1;
+  const data = typeof state === 'object' && state !== null ? (state as Partial<RouterState>).docsgen : undefined;
+  return typeof data === 'object' && data !== null && typeof data.key === 'string';
+}
+
+/** The entry's state with the router's part set, keeping whatever else is there. */
+function withEntry(state: unknown, data: EntryData): RouterState {
+  return { ...(typeof state === 'object' && state !== null ? state : {}), docsgen: data };
 }
 
 /** The link's URL when the router should handle it: same origin, a page (not a download or a file), opened in this tab. */
@@ -87,7 +100,7 @@ async function fetchPage(path: string, priority: 'high' | 'low'): Promise<Loaded
       return { ok: false, reason: 'not-html', message: `${path} is not an HTML page` };
     }
     // The server answers an unknown path with the not-found page and status 404: that page is shown.
-    return { ok: true, html: await response.text(), status: response.status, url: response.url };
+    return { ok: true, html: await response.text() };
   } catch (error) {
     return { ok: false, reason: 'network', message: errorText(error) };
   }
@@ -213,14 +226,17 @@ function stopProgress(): void {
 function saveScroll(): void {
   const scroll: [number, number] = [window.scrollX, window.scrollY];
   positions.set(currentKey, scroll);
-  const state = isRouterState(history.state) ? history.state : { docsgen: 1 as const, key: currentKey };
-  history.replaceState({ ...state, scroll }, '');
+  try {
+    history.replaceState(withEntry(history.state, { key: currentKey, scroll }), '');
+  } catch {
+    // Safari limits how often history may change; the in-memory position still serves back/forward.
+  }
 }
 
 function writeHistory(mode: Mode, url: string): void {
   if (mode === 'pop') return;
   currentKey = newKey();
-  const state: RouterState = { docsgen: 1, key: currentKey };
+  const state: RouterState = { docsgen: { key: currentKey } };
   if (mode === 'push') history.pushState(state, '', url);
   else history.replaceState(state, '', url);
 }
@@ -396,10 +412,12 @@ export async function navigate(target: URL, mode: Mode): Promise<void> {
   const url = `${path}${target.search}${target.hash}`;
   closeMenu(false);
   if (mode !== 'pop') saveScroll();
+  pending = true;
   startProgress();
   const result = await load(path, 'high');
   // A later click or back/forward won the race; its own navigation finishes the job.
   if (id !== navigationId) return;
+  pending = false;
   stopProgress();
   if (!result.ok) {
     if (result.reason === 'network' && !navigator.onLine) showRetry(url, mode, result.message);
@@ -422,7 +440,7 @@ export async function navigate(target: URL, mode: Mode): Promise<void> {
     return;
   }
   currentPath = path;
-  const saved = mode === 'pop' ? (positions.get(currentKey) ?? (isRouterState(history.state) ? history.state.scroll : undefined)) : undefined;
+  const saved = mode === 'pop' ? (positions.get(currentKey) ?? (isRouterState(history.state) ? history.state.docsgen.scroll : undefined)) : undefined;
   if (saved) window.scrollTo(saved[0], saved[1]);
   else if (!scrollToHash(target.hash)) window.scrollTo(0, 0);
   focusContent(page);
@@ -441,10 +459,11 @@ function onClick(event: MouseEvent): void {
   if (!url) return;
   const path = canonicalPath(url.pathname);
   if (path === currentPath && url.search === location.search) {
-    // Same page: a #fragment is the browser's job (focus, :target, hashchange); the page itself scrolls to the top.
+    saveScroll();
+    // A #fragment of this page is the browser's job (focus, :target, hashchange).
     if (url.hash) return;
     event.preventDefault();
-    if (`${path}${url.search}` !== `${location.pathname}${location.search}${location.hash}`) writeHistory('push', `${path}${url.search}`);
+    if (location.hash) writeHistory('push', `${path}${url.search}`);
     window.scrollTo(0, 0);
     return;
   }
@@ -453,25 +472,23 @@ function onClick(event: MouseEvent): void {
 }
 
 function onPopState(event: PopStateEvent): void {
-  positions.set(currentKey, [window.scrollX, window.scrollY]);
+  window.clearTimeout(scrollTimer);
   const state: unknown = event.state;
   const path = canonicalPath(location.pathname);
-  if (!isRouterState(state)) {
-    // A #fragment the browser navigated to: adopt the entry so it gets a scroll position too.
-    if (state === null && path === currentPath) {
-      currentKey = newKey();
-      history.replaceState({ docsgen: 1, key: currentKey } satisfies RouterState, '');
-      return;
-    }
-    // An island's own routing (for example the API reference) under this page: not ours.
-    if (path === currentPath || path.startsWith(`${currentPath}/`)) return;
+  if (state === null && path === currentPath) {
+    // A #fragment the browser navigated to: the entry joins the router's, to get a scroll position too.
     currentKey = newKey();
-    history.replaceState({ docsgen: 1, key: currentKey } satisfies RouterState, '');
-  } else currentKey = state.key;
+    history.replaceState(withEntry(state, { key: currentKey }), '');
+    return;
+  }
+  positions.set(currentKey, [window.scrollX, window.scrollY]);
+  currentKey = isRouterState(state) ? state.docsgen.key : newKey();
+  // An island's own routing (the API reference) below this page: the island handles it.
+  if (!isRouterState(state) && path.startsWith(`${currentPath}/`)) return;
   if (path === currentPath) {
-    const saved = positions.get(currentKey) ?? (isRouterState(state) ? state.scroll : undefined);
+    const saved = positions.get(currentKey) ?? (isRouterState(state) ? state.docsgen.scroll : undefined);
     if (saved) window.scrollTo(saved[0], saved[1]);
-    else scrollToHash(location.hash);
+    else if (isRouterState(state)) scrollToHash(location.hash);
     return;
   }
   void navigate(new URL(location.href), 'pop');
@@ -481,19 +498,35 @@ export function initRouter(): void {
   // Scroll positions are restored by this script once the right page is on screen.
   history.scrollRestoration = 'manual';
   const existing: unknown = history.state;
-  currentKey = isRouterState(existing) ? existing.key : newKey();
+  const entry: EntryData = isRouterState(existing) ? existing.docsgen : { key: newKey() };
+  currentKey = entry.key;
   const canonical = `${currentPath}${location.search}${location.hash}`;
   const shown = `${location.pathname}${location.search}${location.hash}`;
-  history.replaceState({ ...(isRouterState(existing) ? existing : {}), docsgen: 1, key: currentKey } satisfies RouterState, '', canonical !== shown ? canonical : undefined);
+  history.replaceState(withEntry(existing, entry), '', canonical !== shown ? canonical : undefined);
   // Reloads and returns from another site restore the position this entry had.
-  if (isRouterState(existing) && existing.scroll) {
-    const [x, y] = existing.scroll;
+  if (entry.scroll) {
+    const [x, y] = entry.scroll;
     const restore = () => window.scrollTo(x, y);
     if (document.readyState === 'complete') restore();
     else window.addEventListener('load', restore, { once: true });
   }
-  window.addEventListener('pagehide', () => saveScroll());
+  // Kept in the entry as the reader scrolls (a reload does not keep changes made while unloading).
+  window.addEventListener(
+    'scroll',
+    () => {
+      window.clearTimeout(scrollTimer);
+      scrollTimer = window.setTimeout(() => {
+        if (!pending) saveScroll();
+      }, 150);
+    },
+    { passive: true },
+  );
   document.addEventListener('click', onClick);
   window.addEventListener('popstate', onPopState);
+  document.addEventListener(EVENTS.invalidate, (event) => {
+    const routes = (event as CustomEvent<{ routes?: string[] } | null>).detail?.routes;
+    if (!routes) cache.clear();
+    else for (const route of routes) cache.delete(canonicalPath(route));
+  });
   initPrefetch();
 }

@@ -4,14 +4,14 @@
  * navigation keeps alive, and a single console warning explains why they are not
  * remembered. The head script may already have printed that warning.
  */
-import { DATA } from '../shared.ts';
+import { HEAD_DATA } from '../shared.ts';
 
 const memory = new Map<string, string>();
 
 function warn(error: unknown): void {
   const root = document.documentElement;
-  if (root.hasAttribute(DATA.storageUnavailable)) return;
-  root.setAttribute(DATA.storageUnavailable, '');
+  if (root.hasAttribute(HEAD_DATA.storageUnavailable)) return;
+  root.setAttribute(HEAD_DATA.storageUnavailable, '');
   console.warn('docsgen: browser storage is unavailable, so choices such as the colour mode last only for this visit.', error);
 }
 

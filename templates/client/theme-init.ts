@@ -5,15 +5,15 @@
  * Storage may throw (private modes, blocked cookies): then the defaults stay and one
  * warning is printed.
  */
-import { DATA, STORAGE } from '../shared.ts';
+import { HEAD_DATA, STORAGE } from '../shared.ts';
 
 const root = document.documentElement;
 try {
   const stored = window.localStorage.getItem(STORAGE.theme);
   if (stored === 'light' || stored === 'dark') root.setAttribute('data-theme', stored);
-  const bar = root.getAttribute(DATA.announcementId);
-  if (bar && window.localStorage.getItem(STORAGE.announcementDismissed) === bar) root.setAttribute(DATA.announcementDismissed, '');
+  const bar = root.getAttribute(HEAD_DATA.announcementId);
+  if (bar && window.localStorage.getItem(STORAGE.announcementDismissed) === bar) root.setAttribute(HEAD_DATA.announcementDismissed, '');
 } catch (error) {
-  root.setAttribute(DATA.storageUnavailable, '');
+  root.setAttribute(HEAD_DATA.storageUnavailable, '');
   console.warn('docsgen: browser storage is unavailable, so choices such as the colour mode last only for this visit.', error);
 }

@@ -1,12 +1,12 @@
-import { DATA } from '../shared.ts';
+import { DATA, HEAD_DATA } from '../shared.ts';
 import { useSite } from './SiteContext.tsx';
 
-/** Hidden before first paint by the inline theme script when this id was dismissed, so it never flashes. */
+/** Hidden before first paint by the inline head script when this id was dismissed, so it never flashes; a new id shows it again. */
 export function AnnouncementBar() {
   const bar = useSite().announcementBar;
   if (!bar) return null;
   return (
-    <div className="announcement" role="region" aria-label="Announcement" data-announcement-id={bar.id}>
+    <div className="announcement" role="region" aria-label="Announcement" {...{ [HEAD_DATA.announcementId]: bar.id }}>
       <p className="announcement__content">{bar.content}</p>
       {bar.dismissible ? (
         <button type="button" className="announcement__close" aria-label="Close" {...{ [DATA.announcementClose]: '' }}>

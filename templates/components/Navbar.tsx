@@ -42,8 +42,8 @@ function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
   const active = isActive(current, item.to) || (item.items ?? []).some((sub) => isActive(current, sub.to));
   if (item.items?.length) {
     return (
-      <li className="navbar__item dropdown">
-        <SmartLink link={item} className={`navbar__link${active ? ' navbar__link--active' : ''}`} aria-haspopup="true">
+      <li className="navbar__item dropdown dropdown--link">
+        <SmartLink link={item} className={`navbar__link${active ? ' navbar__link--active' : ''}`}>
           {item.label}
         </SmartLink>
         <ul className="dropdown__menu">
@@ -70,11 +70,11 @@ function VersionDropdown() {
   if (!isActive(page.route, site.docs.routeBasePath)) return null;
   return (
     <div className="navbar__item dropdown dropdown--right" {...{ [DATA.versionDropdown]: site.docs.versionName }}>
-      <button type="button" className="navbar__link dropdown__button" aria-haspopup="true" aria-expanded="false">
+      <button type="button" className="navbar__link dropdown__button" aria-expanded="false" aria-controls="docsgen-version-menu">
         <span className="visually-hidden">Docs version: </span>
         {site.docs.versionLabel}
       </button>
-      <ul className="dropdown__menu">
+      <ul className="dropdown__menu" id="docsgen-version-menu">
         <li>
           <a className="dropdown__link dropdown__link--active" href={site.docs.routeBasePath} aria-current="true">
             {site.docs.versionLabel}
@@ -90,14 +90,14 @@ function LocaleDropdown() {
   const page = usePage();
   return (
     <div className="navbar__item dropdown dropdown--right">
-      <button type="button" className="navbar__link dropdown__button" aria-haspopup="true" aria-expanded="false">
+      <button type="button" className="navbar__link dropdown__button" aria-expanded="false" aria-controls="docsgen-locale-menu">
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" className="locale-icon">
           <path fill="currentColor" d="M12.87 15.07l-2.54-2.51.03-.03A17.52 17.52 0 0014.07 6H17V4h-7V2H8v2H1v1.99h11.17C11.5 7.92 10.44 9.75 9 11.35 8.07 10.32 7.3 9.19 6.69 8h-2c.73 1.63 1.73 3.17 2.98 4.56l-5.09 5.02L4 19l5-5 3.11 3.11.76-2.04zM18.5 10h-2L12 22h2l1.12-3h4.75L21 22h2l-4.5-12zm-2.62 7l1.62-4.33L19.12 17h-3.24z" />
         </svg>
         <span className="visually-hidden">Language: </span>
         {site.locale.label}
       </button>
-      <ul className="dropdown__menu">
+      <ul className="dropdown__menu" id="docsgen-locale-menu">
         <li>
           <a className="dropdown__link dropdown__link--active" href={page.route} lang={site.locale.code} aria-current="true">
             {site.locale.label}

@@ -3,6 +3,7 @@ import { AnnouncementBar } from '../components/AnnouncementBar.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
+import { HEAD_DATA, IDS } from '../shared.ts';
 
 export interface HeadData {
   /** Full <title>, already "Page | Site". */
@@ -48,7 +49,7 @@ export function Document({
   children: ReactNode;
 }) {
   return (
-    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode}>
+    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode} {...(site.announcementBar ? { [HEAD_DATA.announcementId]: site.announcementBar.id } : {})}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -78,18 +79,18 @@ export function Document({
         {assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}
-        <script id="docsgen-islands" type="application/json" dangerouslySetInnerHTML={{ __html: JSON.stringify(assets.islands).replace(/</g, '\\u003c') }} />
+        <script id={IDS.islandsManifest} type="application/json" dangerouslySetInnerHTML={{ __html: JSON.stringify(assets.islands).replace(/</g, '\\u003c') }} />
       </head>
       <body>
         <SiteContext.Provider value={site}>
           <PageContext.Provider value={page}>
-            <a className="skip-link" href="#main-content">
+            <a className="skip-link" href={`#${IDS.mainContent}`}>
               Skip to main content
             </a>
-            <BaseUrlWarning />
+            <BaseUrlWarning route={page.route} />
             <AnnouncementBar />
             <Navbar />
-            <div className="main-wrapper" id="docsgen-page">
+            <div className="main-wrapper" id={IDS.page}>
               {children}
             </div>
             <Footer />
@@ -103,19 +104,22 @@ export function Document({
 
 /**
  * Shown only when both the stylesheet (which hides it) and the client script (which
- * removes it) failed to load: the usual cause is a site served under another path.
+ * removes it) failed to load: the usual cause is a site served under another path than
+ * its base URL. The inline script still runs then, and works out the path the site is
+ * served under by taking this page's route off the address.
  */
-function BaseUrlWarning() {
+function BaseUrlWarning({ route }: { route: string }) {
+  // String.raw keeps the regular expressions' backslashes for the browser.
+  const suggest = String.raw`(function(){var r=${JSON.stringify(route).replace(/</g, '\\u003c')},p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b==='/'?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
   return (
-    <div id="docsgen-base-url-issue-banner" className="base-url-issue" style={{ border: '3px solid #e00', background: '#fee', color: '#000', padding: '1rem', margin: '1rem' }}>
+    <div id={IDS.baseUrlBanner} className="base-url-issue" role="alert" style={{ border: '3px solid #e00', background: '#fee', color: '#000', padding: '1rem', margin: '1rem', fontFamily: 'sans-serif' }}>
       <p style={{ fontWeight: 'bold', margin: 0 }}>Your site did not load properly.</p>
+      <p>Its scripts and styles could not be loaded. A wrong base URL is the usual reason: the site is served under another path than the one it was built for.</p>
       <p>
-        Its scripts and styles could not be loaded. A wrong base URL is the usual reason: this site expects to be served from the root of its host.
+        Current configured baseUrl = / <span id={IDS.baseUrlSuggestion} style={{ fontWeight: 'bold' }} />
       </p>
-      <p>
-        Current configured baseUrl = / <span id="docsgen-base-url-suggestion" />
-      </p>
-      <p>Serve the built folder at the root of a host (for example with `docsgen serve`), or rebuild with the path it is served under.</p>
+      <script dangerouslySetInnerHTML={{ __html: suggest }} />
+      <p>This version of docsgen builds sites for the root of a host only: serve the built folder there (for example with `docsgen serve`).</p>
     </div>
   );
 }
