@@ -37,6 +37,8 @@ export const DATA = {
   toc: 'data-toc',
   versionDropdown: 'data-version',
   liveReload: 'data-live-reload',
+  /** Set on the search island by the shortcut that loads it, so it opens as soon as it mounts. */
+  searchOpen: 'data-search-open',
   menuBack: 'data-menu-back',
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',

@@ -77,6 +77,10 @@ function showCrash(element: HTMLElement, error: unknown): void {
   element.replaceChildren(box);
 }
 
+export function isMounted(element: HTMLElement): boolean {
+  return mounted.has(element);
+}
+
 export async function mountIsland(element: HTMLElement): Promise<void> {
   if (mounted.has(element)) return;
   const name = element.getAttribute(DATA.island);

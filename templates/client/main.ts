@@ -6,7 +6,7 @@
  */
 import { initAnnouncement, initDropdowns, initSidebar } from './chrome.ts';
 import { initCopyButtons } from './copy.ts';
-import { mountEagerIslands, mountIsland } from './islands.ts';
+import { isMounted, mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
 import { initRouter } from './router.ts';
 import { initSlideDecks } from './slides.ts';
@@ -44,5 +44,12 @@ document.addEventListener('pointerover', (event) => {
 });
 document.addEventListener('keydown', (event) => {
   const editing = (event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable="true"]');
-  if (((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') || (event.key === '/' && !editing)) startSearch();
+  if (!(((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') || (event.key === '/' && !editing))) return;
+  const element = document.querySelector<HTMLElement>(`[${DATA.island}="search"]`);
+  // Once mounted, the island handles its shortcuts itself.
+  if (!element || isMounted(element)) return;
+  // The first press both loads and opens search, and must not reach the browser (Ctrl+K focuses its address bar).
+  event.preventDefault();
+  element.setAttribute(DATA.searchOpen, '');
+  startSearch();
 });

@@ -17,6 +17,7 @@ import { mountReact } from '../island-root.tsx';
 import { excerpt, highlight, normalizeQuery, SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
 import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../search/format.ts';
 import { readStorage, writeStorage } from '../storage.ts';
+import { DATA } from '../../shared.ts';
 import '../../styles/search.css';
 
 const RECENT_KEY = 'docsgen.search.recent';
@@ -470,16 +471,11 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
   );
 }
 
-/**
- * Opened by a shortcut, the dialog opens as soon as it is mounted: the loader mounts
- * this island from its keydown handler, before the module has loaded. A hover or a
- * focus on the button also mounts it, and then it waits for a click. The keypress is
- * told apart by the user activation it left (a hover leaves none) and by the pointer
- * and focus not being on the button.
- */
+/** The loader marks the island when a shortcut loaded it: then the dialog opens as soon as it is mounted. */
 function openedByShortcut(element: HTMLElement): boolean {
-  const activation = (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation;
-  return Boolean(activation?.isActive) && !element.matches(':hover') && !element.contains(document.activeElement);
+  const opened = element.hasAttribute(DATA.searchOpen);
+  element.removeAttribute(DATA.searchOpen);
+  return opened;
 }
 
 export function mount(element: HTMLElement): () => void {
