@@ -16,6 +16,7 @@ import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
+import { buildSearchIndex } from './stages/search-index.ts';
 import { verify } from './stages/verify.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
 
@@ -97,7 +98,7 @@ export interface SiteOutput {
 
 /**
  * The stages that need no output folder: collect -> openapi -> compile -> bundle ->
- * render -> generated files -> in-memory link check. Throws on the first stage that fails.
+ * render -> search index -> generated files -> in-memory link check. Throws on the first stage that fails.
  */
 export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> = {}): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
@@ -127,7 +128,8 @@ export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 
       session,
     ),
   );
-  const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
+  const search = await task('search-index', () => buildSearchIndex({ pages, apis }, config));
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...search.files];
   const memoryCheck = await task('check-links', () =>
     checkLinks({ pages: linkViews(pages, session), files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
   );
@@ -239,19 +241,20 @@ function renderKey(input: RenderInput): string {
  * In an incremental session, the link check reads each page as a skeleton holding only
  * its ids and links, in order, made once per rendered page: the check then parses a
  * few kilobytes instead of the whole site after a one-page edit, with the same result.
+ * Every link becomes an <a href>, which the check reads whatever the tag was; a skeleton
+ * that does not scan back to the page's own ids and links is not used.
  */
 function linkViews(pages: RenderedPage[], session: BuildSession): RenderedPage[] {
   const skeletons = session.linkSkeletons;
   if (!skeletons) return pages;
   const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const signature = (scan: ReturnType<typeof scanHtml>) => JSON.stringify([[...scan.ids].sort(), scan.links.map((l) => l.href)]);
   return pages.map((page) => {
     let skeleton = skeletons.get(page);
     if (skeleton === undefined) {
-      const { ids, links } = scanHtml(page.html);
-      skeleton = [
-        ...[...ids].map((id) => `<i id="${attr(id)}"></i>`),
-        ...links.map((l) => (l.tag === 'a' ? `<a href="${attr(l.href)}"></a>` : `<${l.tag} src="${attr(l.href)}">`)),
-      ].join('');
+      const scan = scanHtml(page.html);
+      skeleton = [...[...scan.ids].map((id) => `<i id="${attr(id)}"></i>`), ...scan.links.map((l) => `<a href="${attr(l.href)}"></a>`)].join('');
+      if (signature(scanHtml(skeleton)) !== signature(scan)) skeleton = page.html;
       skeletons.set(page, skeleton);
     }
     return { ...page, html: skeleton };
