@@ -1,0 +1,240 @@
+/**
+ * Watch mode, timed as an author lives it, on a copy of the real site in a temporary
+ * folder, through the command line (`docsgen serve --watch`) in fresh processes:
+ * - start → first 200 of a doc page: cold (no output folder, no compile cache) and warm
+ *   (the second start: the last output and the compile cache are there);
+ * - save of one doc → an open Chromium page shows the new text (it reloads by itself).
+ * Ratios compare with the reference figures quoted in the watch-mode issue (measured on
+ * machines like this one, not re-measured here). Run alone with
+ * `node --import tsx bench/watch.ts`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from '../test/helpers/browser.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DOC_ROUTE = '/docs/documentacao/ambientes';
+const DOC_FILE = 'content/docs/documentacao/ambientes.mdx';
+const START_TIMEOUT_MS = 180_000;
+const EDIT_TIMEOUT_MS = 30_000;
+/**
+ * Time between saves, as an author reads what changed before the next save. After each
+ * rebuild the search index (some two thousand small files) is still being written for a
+ * second or two, and a save inside that time waits for it.
+ */
+const SAVE_SPACING_MS = 2500;
+
+export interface WatchBench {
+  /** Spawn of `docsgen serve --watch` to the first 200 of a doc page. */
+  start: { coldMs: number; warmMs: number; coldFirstBuildMs: number; warmFirstBuildMs: number };
+  /** Save of a doc to the open page showing the new text. */
+  edit: { runs: number; medianMs: number; minMs: number; maxMs: number; serverMedianMs: number; stages: { name: string; ms: number }[] };
+  targets: { warmStartMs: number; editMs: number };
+  reference: { name: string; startSeconds: [number, number]; editSeconds: [number, number]; startRatio: [number, number]; editRatio: [number, number] }[];
+}
+
+const REFERENCE = [
+  { name: 'VitePress', startSeconds: [3.2, 3.2] as [number, number], editSeconds: [0.12, 0.15] as [number, number] },
+  { name: 'Docusaurus', startSeconds: [11, 32] as [number, number], editSeconds: [0.9, 2] as [number, number] },
+];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A copy of the portal's sources; the home page stays a link, as a .tsx page must live in docsgen's tsconfig. */
+async function copySite(): Promise<string> {
+  const site = await mkdtemp(path.join(os.tmpdir(), 'docsgen-bench-watch-'));
+  for (const entry of ['content/docs', 'content/blog', 'openapi', 'static', 'site.config.ts', 'package.json']) {
+    await cp(path.join(root, entry), path.join(site, entry), { recursive: true });
+  }
+  await symlink(path.join(root, 'content/pages'), path.join(site, 'content/pages'), 'dir');
+  // site.config.ts imports defineConfig from ./cli/config.ts.
+  await symlink(path.join(root, 'cli'), path.join(site, 'cli'), 'dir');
+  return site;
+}
+
+interface Running {
+  child: ChildProcess;
+  output(): string;
+  url: string;
+  /** ms from spawn to the first 200 of the doc page, and to the "Built" line. */
+  firstOkMs: number;
+  firstBuildMs: number;
+}
+
+async function startWatch(site: string): Promise<Running> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(root, 'cli/bin.mjs'), 'serve', '--watch', '--port', String(port), '--root', site], {
+    cwd: site,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let firstBuildMs = 0;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!firstBuildMs && /Built \d+ pages|first build → build failed/.test(output)) firstBuildMs = performance.now() - started;
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let firstOkMs = 0;
+  while (!firstOkMs) {
+    if (child.exitCode !== null) throw new Error(`docsgen serve --watch exited:\n${output}`);
+    if (performance.now() - started > START_TIMEOUT_MS) {
+      child.kill('SIGKILL');
+      throw new Error(`no 200 from ${DOC_ROUTE} within ${START_TIMEOUT_MS} ms:\n${output}`);
+    }
+    const status = await fetch(`${url}${DOC_ROUTE}`).then(
+      (res) => res.arrayBuffer().then(() => res.status),
+      () => 0,
+    );
+    if (status === 200) firstOkMs = performance.now() - started;
+    else await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  while (!firstBuildMs) {
+    if (performance.now() - started > START_TIMEOUT_MS) throw new Error(`the first build did not finish:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { child, output: () => output, url, firstOkMs, firstBuildMs };
+}
+
+async function stopWatch(running: Running): Promise<void> {
+  if (running.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.child.once('exit', resolve));
+  running.child.kill('SIGINT');
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function benchWatch(edits = 7): Promise<WatchBench> {
+  const site = await copySite();
+  let running: Running | undefined;
+  const browser = await launchBrowser();
+  try {
+    const cold = await startWatch(site);
+    await stopWatch(cold);
+    running = await startWatch(site);
+    const warm = running;
+
+    const page = await browser.newPage();
+    const connected = page.waitForResponse((response) => response.url().endsWith('/__docsgen/events'), { timeout: EDIT_TIMEOUT_MS });
+    await page.goto(`${warm.url}${DOC_ROUTE}`);
+    await connected;
+
+    const file = path.join(site, DOC_FILE);
+    const original = await readFile(file, 'utf8');
+    const samples: number[] = [];
+    const serverSamples: number[] = [];
+    const stageSamples = new Map<string, number[]>();
+    for (let i = 0; i < edits; i++) {
+      await new Promise((resolve) => setTimeout(resolve, SAVE_SPACING_MS));
+      const marker = `Medição ${i + 1} do modo watch.`;
+      const linesBefore = warm.output().split('\n').length;
+      // When the reloaded page first painted (wall clock), read from the page's own paint timing.
+      const shown = (async () => {
+        const deadline = performance.now() + EDIT_TIMEOUT_MS;
+        for (;;) {
+          await page.waitForEvent('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) });
+          const text = await page.evaluate(() => document.body.innerText).catch(() => '');
+          if (!text.includes(marker)) continue;
+          const painted = await page.evaluate(
+            () =>
+              new Promise<number>((resolve) => {
+                new PerformanceObserver((list) => {
+                  const entry = list.getEntriesByName('first-contentful-paint')[0] ?? list.getEntries()[0];
+                  if (entry) resolve(performance.timeOrigin + entry.startTime);
+                }).observe({ type: 'paint', buffered: true });
+                // No paint entry (a background tab never paints): the parse end stands in for it.
+                setTimeout(() => resolve(performance.timeOrigin + performance.timing.domContentLoadedEventStart - performance.timing.navigationStart), 1000);
+              }),
+          );
+          return painted;
+        }
+      })();
+      const saved = Date.now();
+      // A new paragraph at the top of the body, where an author would type.
+      await writeFile(file, original.replace(/\n---\n\n/, `\n---\n\n${marker}\n\n`));
+      samples.push((await shown) - saved);
+      // Wait for the build's own line, with its server-side time, before the next save.
+      const deadline = performance.now() + EDIT_TIMEOUT_MS;
+      let line: string | undefined;
+      while (!line && performance.now() < deadline) {
+        line = warm.output().split('\n').slice(linesBefore - 1).find((l) => /ambientes\.mdx → .* in (\d+) ms/.test(l));
+        if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const serverMs = Number(/ in (\d+) ms/.exec(line ?? '')?.[1] ?? NaN);
+      if (Number.isFinite(serverMs)) serverSamples.push(serverMs);
+      // "(collect 14 ms · compile 32 ms · …)": the terminal's own stage timings.
+      for (const [, name, ms] of (/\(([^)]*)\)\.?$/.exec(line ?? '')?.[1] ?? '').matchAll(/([a-z-]+) (\d+) ms/g)) {
+        stageSamples.set(name!, [...(stageSamples.get(name!) ?? []), Number(ms)]);
+      }
+    }
+    await writeFile(file, original);
+
+    const editMs = median(samples);
+    const start = { coldMs: cold.firstOkMs, warmMs: warm.firstOkMs, coldFirstBuildMs: cold.firstBuildMs, warmFirstBuildMs: warm.firstBuildMs };
+    return {
+      start,
+      edit: {
+        runs: samples.length,
+        medianMs: editMs,
+        minMs: Math.min(...samples),
+        maxMs: Math.max(...samples),
+        serverMedianMs: median(serverSamples),
+        stages: [...stageSamples].map(([name, values]) => ({ name, ms: median(values) })),
+      },
+      targets: { warmStartMs: 1500, editMs: 100 },
+      reference: REFERENCE.map((r) => ({
+        ...r,
+        startRatio: [(r.startSeconds[0] * 1000) / start.warmMs, (r.startSeconds[1] * 1000) / start.warmMs],
+        editRatio: [(r.editSeconds[0] * 1000) / editMs, (r.editSeconds[1] * 1000) / editMs],
+      })),
+    };
+  } finally {
+    if (running) await stopWatch(running);
+    await browser.close();
+    await rm(site, { recursive: true, force: true });
+  }
+}
+
+export function formatWatchBench(bench: WatchBench): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const range = ([a, b]: [number, number], unit: (n: number) => string) => (a === b ? unit(a) : `${unit(a)}–${unit(b)}`);
+  const ratio = ([a, b]: [number, number]) => (Math.abs(a - b) < 0.05 ? `${a.toFixed(1)}×` : `${a.toFixed(1)}–${b.toFixed(1)}×`);
+  const lines = [
+    'Watch mode on a copy of the real site (docsgen serve --watch, fresh processes):',
+    `  start → first 200 of ${DOC_ROUTE}: cold ${s(bench.start.coldMs)} (first build done at ${s(bench.start.coldFirstBuildMs)}),` +
+      ` warm ${s(bench.start.warmMs)} (first build done at ${s(bench.start.warmFirstBuildMs)}); target under ${s(bench.targets.warmStartMs)} warm`,
+    `  save of one doc → open page shows the new text: median ${Math.round(bench.edit.medianMs)} ms` +
+      ` (min ${Math.round(bench.edit.minMs)}, max ${Math.round(bench.edit.maxMs)}, ${bench.edit.runs} saves ${SAVE_SPACING_MS / 1000} s apart; rebuild on the server ${Math.round(bench.edit.serverMedianMs)} ms);` +
+      ` target under ${bench.targets.editMs} ms`,
+    `    server-side stages (median): ${bench.edit.stages.map((st) => `${st.name} ${Math.round(st.ms)} ms`).join(' · ')}`,
+    '  compared with the reference figures quoted in the issue (>1× means docsgen is faster):',
+    ...bench.reference.map(
+      (r) =>
+        `    ${r.name.padEnd(11)} start ${range(r.startSeconds, (n) => `${n} s`)} → ${ratio(r.startRatio)};` +
+        ` edit ${range(r.editSeconds, (n) => `${n} s`)} → ${ratio(r.editRatio)}`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(formatWatchBench(await benchWatch(Number(process.env.BENCH_EDITS ?? 7))));
+}

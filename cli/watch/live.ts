@@ -1,0 +1,168 @@
+/**
+ * The browser side of watch mode, as seen from the server: a Server-Sent Events stream
+ * that tells open pages to reload, swap a stylesheet or show the error overlay, the
+ * overlay's payload as JSON, and the client script itself. All of it lives under one
+ * path prefix answered by the server's middleware, and reaches pages only through
+ * transformHtml, so nothing of it is ever written to the output folder.
+ */
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+export const LIVE_PREFIX = '/__docsgen/';
+export const EVENTS_PATH = `${LIVE_PREFIX}events`;
+export const ERRORS_PATH = `${LIVE_PREFIX}errors`;
+export const CLIENT_PATH = `${LIVE_PREFIX}live-reload.js`;
+
+/** One problem as the overlay shows it: the terminal's text, split into its parts. */
+export interface OverlayError {
+  message: string;
+  /** "file:line:col", or the file, or '' when the problem has no place. */
+  location: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** The offending source lines with line numbers and a caret. */
+  excerpt?: string;
+  hint?: string;
+}
+
+export interface OverlayPayload {
+  /** Empty when the last build succeeded. */
+  errors: OverlayError[];
+  /** The summary line of a multi-error report ("3 files could not be compiled:"). */
+  summary?: string;
+}
+
+/** What the server pushes; the client acts on each kind. */
+export type LiveMessage =
+  | { type: 'reload'; routes: string[] }
+  | { type: 'reload-all' }
+  | { type: 'css'; swap: Record<string, string> }
+  | { type: 'build-error'; payload: OverlayPayload }
+  | { type: 'ok' };
+
+export interface LiveReload {
+  middleware(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;
+  transformHtml(html: string): string;
+  send(message: LiveMessage): void;
+  /** The overlay state that pages opened from now on receive first. */
+  setErrors(payload: OverlayPayload | undefined): void;
+  /** Number of pages listening, for tests. */
+  readonly clients: number;
+  close(): void;
+}
+
+const HEARTBEAT_MS = 20_000;
+/** How soon a page reconnects after the stream drops (watch restarted): quick, it is local. */
+const RETRY_MS = 1000;
+
+const clientEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates/client/live-reload.ts');
+
+/** Bundles templates/client/live-reload.ts on its own, in memory: `docsgen build` never sees it. */
+export async function bundleLiveReloadClient(): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [clientEntry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+/** `clientScript` may still be bundling: the server starts meanwhile and the script is served once it is ready. */
+export function createLiveReload(clientScript: Promise<string>): LiveReload {
+  /** Changes with every start, so a page that reconnects to a restarted watch reloads. */
+  const serverId = randomUUID();
+  // A failed bundle is reported when a page asks for the script (a 500 and the stack in the terminal).
+  clientScript.catch(() => undefined);
+  const streams = new Set<http.ServerResponse>();
+  let overlay: OverlayPayload | undefined;
+  const heartbeat = setInterval(() => {
+    for (const res of streams) res.write(': ping\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+  function reply(req: http.IncomingMessage, res: http.ServerResponse, status: number, type: string, body: string): void {
+    const bytes = Buffer.from(body, 'utf8');
+    res.statusCode = status;
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Length', bytes.length);
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method === 'HEAD') res.end();
+    else res.end(bytes);
+  }
+
+  return {
+    get clients() {
+      return streams.size;
+    },
+    async middleware(req, res) {
+      const pathname = (req.url ?? '/').split(/[?#]/)[0] ?? '/';
+      if (!pathname.startsWith(LIVE_PREFIX)) return false;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET, HEAD');
+        reply(req, res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed.\n');
+        return true;
+      }
+      if (pathname === EVENTS_PATH) {
+        if (req.method === 'HEAD') {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' });
+          res.end();
+          return true;
+        }
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+        });
+        res.write(`retry: ${RETRY_MS}\n\n`);
+        res.write(frame('hello', { id: serverId, errors: overlay ?? { errors: [] } }));
+        streams.add(res);
+        const drop = () => streams.delete(res);
+        req.on('close', drop);
+        res.on('error', drop);
+        return true;
+      }
+      if (pathname === ERRORS_PATH) {
+        reply(req, res, 200, 'application/json; charset=utf-8', `${JSON.stringify(overlay ?? { errors: [] })}\n`);
+        return true;
+      }
+      if (pathname === CLIENT_PATH) {
+        reply(req, res, 200, 'text/javascript; charset=utf-8', await clientScript);
+        return true;
+      }
+      reply(req, res, 404, 'text/plain; charset=utf-8', `Not Found: ${LIVE_PREFIX} holds only events, errors and live-reload.js.\n`);
+      return true;
+    },
+    transformHtml(html) {
+      const tag = `<script type="module" src="${CLIENT_PATH}"></script>`;
+      const head = html.indexOf('</head>');
+      if (head !== -1) return `${html.slice(0, head)}${tag}${html.slice(head)}`;
+      const body = html.lastIndexOf('</body>');
+      if (body !== -1) return `${html.slice(0, body)}${tag}${html.slice(body)}`;
+      return html + tag;
+    },
+    send(message) {
+      const text = frame(message.type, message);
+      for (const res of streams) res.write(text);
+    },
+    setErrors(payload) {
+      overlay = payload && payload.errors.length > 0 ? payload : undefined;
+    },
+    close() {
+      clearInterval(heartbeat);
+      for (const res of streams) res.end();
+      streams.clear();
+    },
+  };
+}

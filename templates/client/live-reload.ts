@@ -1,0 +1,188 @@
+/**
+ * Watch mode in the browser: listens to `docsgen serve --watch` over Server-Sent Events
+ * and reloads the page when it changed (keeping the scroll position), swaps stylesheets
+ * without a reload when only CSS changed, and shows the build error over the last good
+ * page until the file is fixed. It is bundled on its own and injected by the watch
+ * server into the HTML it serves; `docsgen build` never includes it.
+ */
+import { DATA, canonicalPath } from '../shared.ts';
+
+interface OverlayError {
+  message: string;
+  location: string;
+  excerpt?: string;
+  hint?: string;
+}
+
+interface OverlayPayload {
+  errors: OverlayError[];
+  summary?: string;
+}
+
+const EVENTS_URL = '/__docsgen/events';
+const SCROLL_KEY = 'docsgen.live-reload.scroll';
+const OVERLAY_ID = 'docsgen-error-overlay';
+
+/** Routes changed by a rebuild while this page stayed open: links to them must load afresh. */
+const changedElsewhere = new Set<string>();
+let serverId: string | undefined;
+
+function reload(): void {
+  try {
+    sessionStorage.setItem(SCROLL_KEY, JSON.stringify({ path: location.pathname, x: window.scrollX, y: window.scrollY }));
+  } catch {
+    // Storage blocked: the page reloads at the top, which is all that is lost.
+  }
+  location.reload();
+}
+
+function restoreScroll(): void {
+  let saved: { path?: string; x?: number; y?: number } | undefined;
+  try {
+    const raw = sessionStorage.getItem(SCROLL_KEY);
+    sessionStorage.removeItem(SCROLL_KEY);
+    saved = raw ? (JSON.parse(raw) as typeof saved) : undefined;
+  } catch {
+    return;
+  }
+  if (!saved || saved.path !== location.pathname || typeof saved.x !== 'number' || typeof saved.y !== 'number') return;
+  const { x, y } = saved;
+  const apply = () => window.scrollTo(x, y);
+  if (document.readyState === 'complete') apply();
+  else window.addEventListener('load', () => requestAnimationFrame(apply), { once: true });
+}
+
+function swapStylesheets(swap: Record<string, string>): void {
+  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')) {
+    const next = swap[new URL(link.href, location.href).pathname];
+    if (!next) continue;
+    const fresh = link.cloneNode() as HTMLLinkElement;
+    fresh.href = next;
+    // The old sheet stays until the new one applies, so nothing flashes unstyled.
+    const done = () => link.remove();
+    fresh.addEventListener('load', done, { once: true });
+    fresh.addEventListener('error', done, { once: true });
+    link.after(fresh);
+  }
+}
+
+const OVERLAY_STYLE = `
+  :host { all: initial; }
+  .backdrop { position: fixed; inset: 0; z-index: 2147483647; background: rgba(20, 20, 24, 0.55); overflow: auto;
+    font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1c1e21; }
+  .panel { box-sizing: border-box; max-width: 60rem; margin: 4vh auto; background: #fff; border-top: 6px solid #d32f2f;
+    border-radius: 6px; box-shadow: 0 12px 40px rgba(0, 0, 0, 0.35); padding: 1.25rem 1.5rem; }
+  header { display: flex; align-items: flex-start; gap: 1rem; }
+  h2 { margin: 0; font-size: 1.15rem; color: #b71c1c; flex: 1; }
+  .note { margin: 0.25rem 0 1rem; color: #555; }
+  button { font: inherit; border: 1px solid #bbb; background: #f5f5f5; border-radius: 4px; padding: 0.25rem 0.75rem; cursor: pointer; }
+  button:focus-visible { outline: 2px solid #1565c0; outline-offset: 2px; }
+  section { border-top: 1px solid #e0e0e0; padding-top: 0.75rem; margin-top: 0.75rem; }
+  .location { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight: 600; color: #0d47a1; word-break: break-all; }
+  .message { margin: 0.25rem 0; font-weight: 600; white-space: pre-wrap; }
+  pre { margin: 0.5rem 0; padding: 0.75rem; background: #1e1e1e; color: #f0f0f0; border-radius: 4px; overflow: auto;
+    font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+  .hint { margin: 0.25rem 0 0; color: #2e4b2e; }
+`;
+
+function hideOverlay(): void {
+  document.getElementById(OVERLAY_ID)?.remove();
+}
+
+function showOverlay(payload: OverlayPayload): void {
+  hideOverlay();
+  if (payload.errors.length === 0) return;
+  const host = document.createElement('div');
+  host.id = OVERLAY_ID;
+  const shadow = host.attachShadow({ mode: 'open' });
+  const style = document.createElement('style');
+  style.textContent = OVERLAY_STYLE;
+  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  const backdrop = element('div', 'backdrop');
+  const panel = element('div', 'panel');
+  panel.setAttribute('role', 'alertdialog');
+  panel.setAttribute('aria-labelledby', 'docsgen-overlay-title');
+  const header = element('header', '');
+  const title = element('h2', '', payload.errors.length === 1 ? 'Build failed' : `Build failed: ${payload.errors.length} problems`);
+  title.id = 'docsgen-overlay-title';
+  const close = element('button', '', 'Dismiss');
+  close.type = 'button';
+  close.addEventListener('click', hideOverlay);
+  header.append(title, close);
+  panel.append(header, element('p', 'note', 'The page below is the last good build. Fix the file and save: this closes by itself.'));
+  if (payload.summary) panel.append(element('p', 'message', payload.summary));
+  for (const error of payload.errors) {
+    const section = element('section', '');
+    if (error.location) section.append(element('div', 'location', error.location));
+    section.append(element('p', 'message', error.message));
+    if (error.excerpt) section.append(element('pre', '', error.excerpt));
+    if (error.hint) section.append(element('p', 'hint', `Fix: ${error.hint}`));
+    panel.append(section);
+  }
+  backdrop.append(panel);
+  shadow.append(style, backdrop);
+  document.body.append(host);
+  close.focus({ preventScroll: true });
+}
+
+function parse<T>(event: Event): T | undefined {
+  try {
+    return JSON.parse((event as MessageEvent<string>).data) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function connect(): void {
+  const source = new EventSource(EVENTS_URL);
+  source.addEventListener('hello', (event) => {
+    const data = parse<{ id: string; errors: OverlayPayload }>(event);
+    if (!data) return;
+    // A different id is a restarted watch: this page may be older than its output.
+    if (serverId !== undefined && serverId !== data.id) return reload();
+    serverId = data.id;
+    if (data.errors.errors.length > 0) showOverlay(data.errors);
+    else hideOverlay();
+  });
+  source.addEventListener('reload', (event) => {
+    const data = parse<{ routes: string[] }>(event);
+    if (!data) return;
+    if (data.routes.includes(canonicalPath(location.pathname))) return reload();
+    for (const route of data.routes) changedElsewhere.add(route);
+  });
+  source.addEventListener('reload-all', () => reload());
+  source.addEventListener('css', (event) => {
+    const data = parse<{ swap: Record<string, string> }>(event);
+    if (data) swapStylesheets(data.swap);
+  });
+  source.addEventListener('build-error', (event) => {
+    const data = parse<{ payload: OverlayPayload }>(event);
+    if (data) showOverlay(data.payload);
+  });
+  source.addEventListener('ok', () => hideOverlay());
+}
+
+// Runs before the client router's listener (capture phase): a link to a page that changed
+// since this one loaded gets a full page load, not the router's copy fetched earlier.
+document.addEventListener(
+  'click',
+  (event) => {
+    const anchor = (event.target as Element | null)?.closest?.('a[href]');
+    if (!(anchor instanceof HTMLAnchorElement) || changedElsewhere.size === 0) return;
+    const url = new URL(anchor.href, location.href);
+    if (url.origin === location.origin && changedElsewhere.has(canonicalPath(url.pathname))) anchor.setAttribute(DATA.reload, '');
+  },
+  true,
+);
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && document.getElementById(OVERLAY_ID)) hideOverlay();
+});
+
+restoreScroll();
+connect();

@@ -1,0 +1,184 @@
+/**
+ * Watch mode in a real browser: `docsgen serve --watch` runs as an author runs it (the
+ * command line, from a copy of docsgen so its stylesheet can be edited) on a copy of
+ * test/fixtures/sites/watch, and Chromium keeps a page open while files change.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { repoRoot } from '../helpers/site.ts';
+
+declare global {
+  interface Window {
+    /** Set by a test: a page load loses it, a stylesheet swap keeps it. */
+    docsgenWatchMarker?: string;
+  }
+}
+
+const WAIT_MS = 20_000;
+
+async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = WAIT_MS): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await probe();
+      if (last) return last as NonNullable<T>;
+    } catch (error) {
+      // A page in the middle of reloading has no context to evaluate in: try again.
+      last = error;
+    }
+    if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last value: ${String(last).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Opens `route` and waits until the page listens for changes. */
+async function open(page: Page, url: string, route: string): Promise<void> {
+  const connected = page.waitForResponse((response) => response.url().endsWith('/__docsgen/events'), { timeout: WAIT_MS });
+  await page.goto(`${url}${route}`);
+  await connected;
+}
+
+const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
+const overlayText = (page: Page) => page.evaluate(() => document.getElementById('docsgen-error-overlay')?.shadowRoot?.textContent ?? '');
+
+describe('serve --watch in the browser', () => {
+  let docsgen: string;
+  let root: string;
+  let url: string;
+  let browser: TestBrowser;
+  let cli: { kill(signal: NodeJS.Signals): void; output(): string; exited: Promise<unknown>; running(): boolean };
+
+  const site = (rel: string) => path.join(root, ...rel.split('/'));
+  const edit = async (file: string, change: (text: string) => string) => {
+    const before = await readFile(file, 'utf8');
+    const after = change(before);
+    assert.notEqual(after, before, `the edit of ${file} changes nothing`);
+    await writeFile(file, after);
+    return before;
+  };
+
+  before(async () => {
+    // docsgen's templates belong to docsgen, so a stylesheet edit needs a copy of docsgen.
+    docsgen = await mkdtemp(path.join(os.tmpdir(), 'docsgen-copy-'));
+    for (const entry of ['cli', 'templates', 'package.json', 'tsconfig.json']) await cp(path.join(repoRoot, entry), path.join(docsgen, entry), { recursive: true });
+    await symlink(path.join(repoRoot, 'node_modules'), path.join(docsgen, 'node_modules'), 'dir');
+    root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-site-'));
+    await cp(path.join(repoRoot, 'test/fixtures/sites/watch'), root, { recursive: true });
+
+    const child = spawn(process.execPath, [path.join(docsgen, 'cli/bin.mjs'), 'serve', '--watch', '--port', '0', '--root', root], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    cli = { kill: (signal) => child.kill(signal), output: () => output, exited, running: () => child.exitCode === null && child.signalCode === null };
+    await waitFor('the first build', () => /Watching /.test(output), 90_000);
+    url = /at (http:\/\/localhost:\d+)/.exec(output)?.[1] ?? assert.fail(output);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (cli?.running()) {
+      cli.kill('SIGINT');
+      await Promise.race([cli.exited, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
+      if (cli.running()) cli.kill('SIGKILL');
+    }
+    for (const dir of [docsgen, root]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('shows an edit in the open page without a manual reload, at the same scroll position', async () => {
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await open(page, url, '/docs/introducao');
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await waitFor('the page to scroll', () => page.evaluate(() => Math.round(window.scrollY) === 1500));
+    await page.evaluate(() => {
+      window.docsgenWatchMarker = 'before the edit';
+    });
+
+    await edit(site('content/docs/introducao.mdx'), (t) => t.replace('Parágrafo 20 da introdução', 'Parágrafo 20 reescrito'));
+    await waitFor('the new text in the open page', async () => (await bodyText(page)).includes('Parágrafo 20 reescrito'));
+    assert.equal(await page.evaluate(() => window.docsgenWatchMarker), undefined, 'the page reloaded');
+    await waitFor('the scroll position to be restored', () => page.evaluate(() => Math.abs(window.scrollY - 1500) <= 2));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('applies a stylesheet change without reloading the page', async () => {
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await open(page, url, '/docs/guia/primeiro');
+    await page.evaluate(() => {
+      window.docsgenWatchMarker = 'still here';
+    });
+    const custom = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--docsgen-watch-test').trim());
+    assert.equal(await custom(), '');
+
+    const css = path.join(docsgen, 'templates/styles/main.css');
+    const original = await edit(css, (t) => `${t}\n:root { --docsgen-watch-test: 7px; }\n`);
+    try {
+      await waitFor('the new rule to apply', async () => (await custom()) === '7px');
+      assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'still here', 'the page did not reload');
+      const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute('href')));
+      assert.equal(sheets.filter((href) => /\/assets\/styles-/.test(href ?? '')).length, 1, 'the old stylesheet was removed');
+    } finally {
+      await writeFile(css, original);
+    }
+    await waitFor('the rule to go away again', async () => (await custom()) === '');
+    assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'still here');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('shows a build error over the last good page, and clears it when the file is fixed', async () => {
+    const page = await browser.newPage();
+    await open(page, url, '/docs/guia/segundo');
+    const file = site('content/docs/guia/segundo.mdx');
+    const original = await edit(file, (t) => t.replace('Depois do [primeiro passo]', 'Depois do <primeiro passo]'));
+
+    const text = await waitFor('the overlay', async () => {
+      const shown = await overlayText(page);
+      return shown.includes('MDX syntax error') ? shown : undefined;
+    });
+    assert.match(text, /content\/docs\/guia\/segundo\.mdx:7:\d+/);
+    assert.match(text, /> 7 \| Depois do <primeiro passo\]/, 'the offending line is shown');
+    assert.match(text, /Fix: /);
+    assert.match(await bodyText(page), /Depois do primeiro passo/, 'the last good page stays underneath');
+    const role = await page.evaluate(() => document.getElementById('docsgen-error-overlay')?.shadowRoot?.querySelector('[role="alertdialog"]') !== null);
+    assert.ok(role, 'the overlay is announced as an alert dialog');
+
+    await writeFile(file, original.replace('Depois do [primeiro passo]', 'Em seguida ao [primeiro passo]'));
+    await waitFor('the fixed text', async () => (await bodyText(page)).includes('Em seguida ao primeiro passo'));
+    assert.equal(await overlayText(page), '', 'the overlay is gone');
+    await page.close();
+  });
+
+  it('loads a page that changed since it was prefetched afresh, not from the router’s copy', async () => {
+    const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    const messages: string[] = [];
+    cdp.on('Network.eventSourceMessageReceived', (event: { eventName: string; data: string }) => messages.push(`${event.eventName} ${event.data}`));
+    await cdp.send('Network.enable');
+    await open(page, url, '/docs/guia/primeiro');
+    const link = page.locator('a[href="/docs/guia/segundo"]:visible').first();
+    const prefetched = page.waitForRequest((request) => new URL(request.url()).pathname === '/docs/guia/segundo', { timeout: WAIT_MS });
+    await link.hover({ timeout: WAIT_MS });
+    await prefetched;
+
+    await edit(site('content/docs/guia/segundo.mdx'), (t) => t.replace('consulte a [referência da API]', 'abra a [referência da API]'));
+    await waitFor('the open page to hear of the change', () => messages.some((m) => m.startsWith('reload ') && m.includes('/docs/guia/segundo')));
+    await link.click({ timeout: WAIT_MS });
+    await waitFor('the changed page', async () => (await bodyText(page)).includes('abra a referência da API'));
+    await page.close();
+  });
+});
