@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
+import { valueAt } from './frontmatter.ts';
 import { TEMPLATES_DIR, TSCONFIG } from './paths.ts';
 
 const linkItem = z.strictObject({
@@ -216,7 +217,7 @@ export function resolveConfig(raw: unknown, context: ResolveContext): SiteConfig
   const relFile = path.relative(context.root, context.configFile) || context.configFile;
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const errors = parsed.error.issues.flatMap((issue) => issueToErrors(issue, relFile, context.source));
+    const errors = parsed.error.issues.flatMap((issue) => issueToErrors(issue, relFile, context.source, raw));
     throw new DocsgenErrors(
       `${relFile} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:`,
       errors,
@@ -241,7 +242,7 @@ export function resolveConfig(raw: unknown, context: ResolveContext): SiteConfig
 
 type Issue = z.core.$ZodIssue;
 
-function issueToErrors(issue: Issue, file: string, source: string): DocsgenError[] {
+function issueToErrors(issue: Issue, file: string, source: string, raw: unknown): DocsgenError[] {
   const fieldPath = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
@@ -260,7 +261,8 @@ function issueToErrors(issue: Issue, file: string, source: string): DocsgenError
   }
   const last = issue.path[issue.path.length - 1];
   const where = typeof last === 'string' ? locate(source, last) : {};
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  // zod 4 does not always fill issue.input, so "missing" is read from the config object itself.
+  const missing = issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined;
   return [
     new DocsgenError(missing ? `Missing config field '${fieldPath}'.` : `Config field '${fieldPath || '(root)'}': ${issue.message}.`, {
       file,

@@ -124,7 +124,8 @@ export function parseFrontMatter<S extends z.ZodType>(
     }
     const key = issue.path[0];
     const where = keyLine(key);
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    // zod 4 does not always fill issue.input, so "missing" is read from the parsed YAML itself.
+    const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
     const field = issue.path.map(String).join('.');
     return [
       new DocsgenError(
@@ -150,4 +151,14 @@ function describeExpected(issue: z.core.$ZodIssue): string {
 
 function schemaKeys(schema: z.ZodType): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** The value at a path of parsed data, or undefined when any step is absent. */
+export function valueAt(data: unknown, segments: readonly PropertyKey[]): unknown {
+  let current: unknown = data;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
 }

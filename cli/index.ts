@@ -7,8 +7,6 @@ import { writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { build } from './build.ts';
-import { loadConfig } from './config.ts';
 import { formatAnyError, isDocsgenError } from './errors.ts';
 import { createLogger, formatBytes, formatMs, type LogLevel } from './log.ts';
 import { startServer } from './serve.ts';
@@ -47,6 +45,8 @@ program
     try {
       const root = path.resolve(options.root);
       logger.info('docsgen: building…');
+      // Loaded here, not at the top: `serve --watch` starts its server before paying for the build's imports.
+      const [{ loadConfig }, { build }] = await Promise.all([import('./config.ts'), import('./build.ts')]);
       const config = await logger.task('config', () => loadConfig(root));
       const result = await build(config, { outDir: path.resolve(root, options.out), checkExternal: options.checkExternal, cache: options.cache, logger });
       const total = performance.now() - started;

@@ -36,7 +36,6 @@ export const DATA = {
   sidebarCategory: 'data-sidebar-category',
   toc: 'data-toc',
   versionDropdown: 'data-version',
-  liveReload: 'data-live-reload',
   /** Set on the search island by the shortcut that loads it, so it opens as soon as it mounts. */
   searchOpen: 'data-search-open',
   menuBack: 'data-menu-back',

@@ -164,7 +164,8 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
           file: item.page.sourceFile ?? `(page ${item.page.route})`,
           line: source?.line,
           column: source?.column,
-          hint: source ? item.hint : `${item.hint} It is not in the page's source, so it comes from a layout or component.`,
+          // Links of a .tsx page are in its component, which has no markdown positions to report.
+          hint: source || item.page.sourceFile?.endsWith('.tsx') ? item.hint : `${item.hint} It is not in the page's source, so it comes from a layout or component.`,
         }),
       );
     }

@@ -10,6 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
+import * as esbuild from 'esbuild';
 import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { MDXContent } from 'mdx/types.js';
 import * as runtime from 'react/jsx-runtime';
@@ -27,7 +28,7 @@ import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
-import { PACKAGE_ROOT, TSCONFIG } from '../paths.ts';
+import { PACKAGE_ROOT } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
 import { precompile, type PrecompileJob } from './compile-parallel.ts';
 
@@ -72,7 +73,10 @@ export interface CompiledSite {
   pages: (CompiledTsxPage | CompiledMdxPage)[];
 }
 
-export const THEMES = { light: 'github-light', dark: 'github-dark' } as const satisfies Record<string, BundledTheme>;
+// Every token colour of these two meets WCAG AA (4.5:1) on the code backgrounds of
+// templates/styles/main.css, highlighted lines included; github-light and github-dark do not
+// (orange, red and green on light, comments on dark). test/quality/contrast.test.ts checks it.
+export const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const satisfies Record<string, BundledTheme>;
 
 /** Caches that outlive one build in watch mode. */
 export interface CompileCache {
@@ -341,12 +345,50 @@ function mdxError(error: unknown, input: { relFile: string; source: string }): D
   });
 }
 
+/**
+ * Loads a .tsx page compiled by esbuild with React's JSX runtime, whatever folder the site
+ * is in (a site need not have a tsconfig). The module is written next to docsgen's own
+ * node_modules so its `react` import resolves to the same React that renders it.
+ */
+async function importPage(page: SourcePage): Promise<unknown> {
+  let code: string;
+  try {
+    const result = await esbuild.build({
+      entryPoints: [page.file],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      jsx: 'automatic',
+      write: false,
+      logLevel: 'silent',
+    });
+    code = result.outputFiles[0]?.text ?? '';
+  } catch (error) {
+    const first = (error as esbuild.BuildFailure).errors?.[0];
+    throw new DocsgenError(`Page could not be compiled: ${first?.text ?? String(error)}`, {
+      file: page.relFile,
+      line: first?.location?.line,
+      column: first?.location ? first.location.column + 1 : undefined,
+      excerpt: first?.location?.lineText ? `  ${first.location.line} | ${first.location.lineText}` : undefined,
+      hint: 'Fix the TypeScript or JSX error at this position.',
+      cause: error,
+    });
+  }
+  const dir = path.join(PACKAGE_ROOT, 'node_modules', '.cache', 'docsgen', 'pages');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${hash(page.file + code)}.mjs`);
+  await writeFile(file, code);
+  return import(pathToFileURL(file).href);
+}
+
 async function loadTsxPage(page: SourcePage): Promise<CompiledTsxPage> {
-  const { tsImport } = await import('tsx/esm/api');
   let mod: { default?: unknown; meta?: Partial<PageMeta> };
   try {
-    mod = (await tsImport(`${pathToFileURL(page.file).href}?v=${hash(page.source)}`, { parentURL: import.meta.url, tsconfig: TSCONFIG })) as typeof mod;
+    mod = (await importPage(page)) as typeof mod;
   } catch (error) {
+    if (error instanceof DocsgenError) throw error;
     throw new DocsgenError(`Page could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
       file: page.relFile,
       hint: 'Fix the error in the page module; pages run in Node at build time, without window or document.',

@@ -8,6 +8,7 @@ import { DocsgenErrors } from '../../cli/errors.ts';
 import { normalizeRoute, scanHtml } from '../../cli/stages/check-links.ts';
 import { collect, flattenSidebar } from '../../cli/stages/collect.ts';
 import { pageFiles } from '../../cli/stages/write.ts';
+import { docFrontMatterSchema, parseFrontMatter } from '../../cli/frontmatter.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 
 describe('config', () => {
@@ -36,6 +37,17 @@ describe('config', () => {
         return true;
       },
     );
+  });
+});
+
+describe('front matter', () => {
+  it('reports a wrong type as a wrong type at its line, and a missing field as missing', () => {
+    const wrong = parseFrontMatter('---\ntitle: A\ndescription: B\nsidebar_position: segundo\n---\n', docFrontMatterSchema, 'x.mdx');
+    assert.equal(wrong.errors.length, 1);
+    assert.equal(wrong.errors[0]!.location, 'x.mdx:4:1');
+    assert.match(wrong.errors[0]!.message, /^Front-matter field 'sidebar_position': .*expected number/);
+    const missing = parseFrontMatter('---\ntitle: A\n---\n', docFrontMatterSchema, 'x.mdx');
+    assert.equal(missing.errors[0]!.message, "Front-matter field 'description' is missing.");
   });
 });
 
