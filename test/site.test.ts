@@ -139,7 +139,7 @@ describe('the built Sorrix site', () => {
 
   it('highlights code at build time in a light and a dark theme, with a copy button and titles', async () => {
     const html = await read('docs/api/pagamento.html');
-    assert.match(html, /class="shiki shiki-themes github-light github-dark/);
+    assert.match(html, /class="shiki shiki-themes github-light-high-contrast github-dark-default/);
     const codeCss = /<link rel="stylesheet" href="\/(assets\/code-[A-Z0-9]{8}\.css)"/.exec(html);
     assert.ok(codeCss, 'the page links the highlight stylesheet');
     assert.match(await read(codeCss[1]!), /\.sh-[a-z0-9]+\{[^}]*--shiki-dark:#/i, 'every token class carries its dark colour');

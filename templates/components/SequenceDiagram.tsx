@@ -65,66 +65,69 @@ export function SequenceDiagram({ title, participants, messages }: { title: stri
     </g>
   );
   return (
-    <figure className="seq">
-      <div className="seq__scroll">
-        <svg
-          className="seq__svg"
-          viewBox={`0 0 ${width} ${height}`}
-          width={width}
-          height={height}
-          role="img"
-          aria-labelledby={`${id}-title ${id}-desc`}
-        >
-          <title id={`${id}-title`}>{title}</title>
-          <desc id={`${id}-desc`}>{messages.map((m, i) => `${i + 1}. ${labelOf(participants, m.from)} → ${labelOf(participants, m.to)}: ${m.text}`).join(' ')}</desc>
-          <defs>
-            <marker id={`${id}-filled`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
-              <path d="M0,0 L10,5 L0,10 z" className="seq__arrowhead" />
-            </marker>
-            <marker id={`${id}-open`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
-              <path d="M0,0 L10,5 L0,10" fill="none" className="seq__arrowhead-open" />
-            </marker>
-          </defs>
-          {participants.map((p) => (
-            <line key={`life-${p.id}`} className="seq__lifeline" x1={x(p.id)} x2={x(p.id)} y1={HEAD - 8} y2={height - HEAD} />
-          ))}
-          {participants.map((p) => participantBox(p, 0))}
-          {rows.map(({ m, lines, height: rowHeight }, i) => {
-            const top = y;
-            y += rowHeight;
-            const x1 = x(m.from);
-            const x2 = x(m.to);
-            const lineY = top + lines.length * 14 + 8;
-            const self = m.from === m.to;
-            const marker = m.kind === 'async' ? `url(#${id}-open)` : `url(#${id}-filled)`;
-            const cls = `seq__message${m.kind === 'reply' ? ' seq__message--reply' : ''}`;
-            const labelX = self ? x1 + 12 : (x1 + x2) / 2;
-            return (
-              <g key={i}>
-                <text className="seq__label" x={labelX} y={top + 6} textAnchor={self ? 'start' : 'middle'}>
-                  {lines.map((line, li) => (
-                    <tspan key={li} x={labelX} dy={li === 0 ? 0 : 14}>
-                      {li === 0 ? `${i + 1}. ${line}` : line}
-                    </tspan>
-                  ))}
-                </text>
-                {self ? (
-                  <path className={cls} d={`M${x1},${lineY} h40 v14 h-38`} fill="none" markerEnd={marker} />
-                ) : (
-                  <line className={cls} x1={x1} y1={lineY} x2={x2 + (x2 > x1 ? -2 : 2)} y2={lineY} markerEnd={marker} />
-                )}
-                {m.note ? (
-                  <text className="seq__note" x={labelX} y={lineY + 16} textAnchor={self ? 'start' : 'middle'}>
-                    {m.note}
+    // The text version sits outside the figure: a figcaption must be the figure's first or last child.
+    <div className="seq">
+      <figure className="seq__figure">
+        <div className="seq__scroll">
+          <svg
+            className="seq__svg"
+            viewBox={`0 0 ${width} ${height}`}
+            width={width}
+            height={height}
+            role="img"
+            aria-labelledby={`${id}-title ${id}-desc`}
+          >
+            <title id={`${id}-title`}>{title}</title>
+            <desc id={`${id}-desc`}>{messages.map((m, i) => `${i + 1}. ${labelOf(participants, m.from)} → ${labelOf(participants, m.to)}: ${m.text}`).join(' ')}</desc>
+            <defs>
+              <marker id={`${id}-filled`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" className="seq__arrowhead" />
+              </marker>
+              <marker id={`${id}-open`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10" fill="none" className="seq__arrowhead-open" />
+              </marker>
+            </defs>
+            {participants.map((p) => (
+              <line key={`life-${p.id}`} className="seq__lifeline" x1={x(p.id)} x2={x(p.id)} y1={HEAD - 8} y2={height - HEAD} />
+            ))}
+            {participants.map((p) => participantBox(p, 0))}
+            {rows.map(({ m, lines, height: rowHeight }, i) => {
+              const top = y;
+              y += rowHeight;
+              const x1 = x(m.from);
+              const x2 = x(m.to);
+              const lineY = top + lines.length * 14 + 8;
+              const self = m.from === m.to;
+              const marker = m.kind === 'async' ? `url(#${id}-open)` : `url(#${id}-filled)`;
+              const cls = `seq__message${m.kind === 'reply' ? ' seq__message--reply' : ''}`;
+              const labelX = self ? x1 + 12 : (x1 + x2) / 2;
+              return (
+                <g key={i}>
+                  <text className="seq__label" x={labelX} y={top + 6} textAnchor={self ? 'start' : 'middle'}>
+                    {lines.map((line, li) => (
+                      <tspan key={li} x={labelX} dy={li === 0 ? 0 : 14}>
+                        {li === 0 ? `${i + 1}. ${line}` : line}
+                      </tspan>
+                    ))}
                   </text>
-                ) : null}
-              </g>
-            );
-          })}
-          {participants.map((p) => participantBox(p, height - HEAD))}
-        </svg>
-      </div>
-      <figcaption className="seq__caption">{title}</figcaption>
+                  {self ? (
+                    <path className={cls} d={`M${x1},${lineY} h40 v14 h-38`} fill="none" markerEnd={marker} />
+                  ) : (
+                    <line className={cls} x1={x1} y1={lineY} x2={x2 + (x2 > x1 ? -2 : 2)} y2={lineY} markerEnd={marker} />
+                  )}
+                  {m.note ? (
+                    <text className="seq__note" x={labelX} y={lineY + 16} textAnchor={self ? 'start' : 'middle'}>
+                      {m.note}
+                    </text>
+                  ) : null}
+                </g>
+              );
+            })}
+            {participants.map((p) => participantBox(p, height - HEAD))}
+          </svg>
+        </div>
+        <figcaption className="seq__caption">{title}</figcaption>
+      </figure>
       <details className="seq__text">
         <summary>Text version of the diagram</summary>
         <ol>
@@ -136,7 +139,7 @@ export function SequenceDiagram({ title, participants, messages }: { title: stri
           ))}
         </ol>
       </details>
-    </figure>
+    </div>
   );
 }
 

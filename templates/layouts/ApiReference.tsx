@@ -150,7 +150,7 @@ function tagAnchor(apiId: string, tag: string): string {
 
 function ParamTable({ caption, rows }: { caption: string; rows: ApiParameterView[] }) {
   return (
-    <div className="table-wrapper">
+    <div className="table-wrapper" tabIndex={0}>
       <table className="api-op__table">
         <caption>{caption}</caption>
         {/* Types can be long unbroken patterns; without widths they would squeeze the descriptions. */}
@@ -203,7 +203,7 @@ function breakable(text: string): ReactNode[] {
 function markdownToHtml(text: string): string {
   return micromark(text, { extensions: [gfm()], htmlExtensions: [gfmHtml()] })
     .replace(/<(\/?)h[1-6]>/g, '<$1h5>')
-    .replace(/<table>/g, '<div class="table-wrapper"><table>')
+    .replace(/<table>/g, '<div class="table-wrapper" tabindex="0"><table>')
     .replace(/<\/table>/g, '</table></div>');
 }
 

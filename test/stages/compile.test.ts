@@ -49,7 +49,7 @@ describe('compile', () => {
   it('highlights code at build time in both themes, with the title, highlighted lines and a copy button', async () => {
     const { html } = await compileToHtml('```ts title="pagamento.ts" {2}\nconst a = 1;\nconst b = 2;\n```');
     assert.match(html, /<div class="code-block__title">pagamento\.ts<\/div>/);
-    assert.match(html, /class="shiki shiki-themes github-light github-dark/);
+    assert.match(html, /class="shiki shiki-themes github-light-high-contrast github-dark-default/);
     assert.match(html, /<span class="sh-[a-z0-9]+">const<\/span>/);
     assert.match(cache.styleToClass.getCSS(), /\.sh-[a-z0-9]+ *\{[^}]*color: *#[0-9a-f]{6};[^}]*--shiki-dark: *#[0-9a-f]{6}/i);
     assert.equal(html.match(/class="line highlighted"/g)?.length, 1);
@@ -63,7 +63,7 @@ describe('compile', () => {
 
   it('supports GFM: tables, task lists, footnotes, autolinks, strikethrough', async () => {
     const { html } = await compileToHtml('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] feito\n- [ ] a fazer\n\nTexto[^1] ~~velho~~ https://sorrix.example\n\n[^1]: Nota.');
-    assert.match(html, /<div class="table-wrapper"><table>/);
+    assert.match(html, /<div class="table-wrapper" tabindex="0"><table>/);
     assert.match(html, /<input type="checkbox" disabled="" checked=""/);
     assert.match(html, /<del>velho<\/del>/);
     assert.match(html, /<a href="https:\/\/sorrix\.example">/);

@@ -65,6 +65,7 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
   const summary = page.querySelector<HTMLElement>(SUMMARY);
   const stopTheme = followColorMode();
   const credentials = credentialsControl(page);
+  const stopRepair = repairAccessibility(element);
   let releaseScroll = () => {};
 
   const unmountReact = mountReact(
@@ -88,9 +89,44 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
     releaseScroll();
     unmountReact();
     credentials.dispose();
+    stopRepair();
     stopTheme();
     if (summary) setSummaryShown(summary, true);
   };
+}
+
+/** What Elements 9's own markup lacks for assistive technology, keyed by its stable `data-test` hooks. */
+const UNNAMED_BUTTONS: Record<string, string> = {
+  'show-left-sidebar-btn': 'Show the API navigation',
+};
+
+/**
+ * Repairs, in Elements' markup, the accessibility faults axe and Lighthouse find and
+ * Elements 9 leaves open: a `role="heading"` without `aria-level`, headings that jump
+ * levels (the sidebar repeats the API title as an <h4> above the content's <h1>), and the
+ * icon-only button that opens the navigation on narrow screens. Elements re-renders as
+ * the reader moves around, so the repair runs again on every change of the island.
+ */
+function repairAccessibility(root: HTMLElement): () => void {
+  const repair = () => {
+    let previous = 1;
+    for (const heading of root.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6, [role="heading"]')) {
+      const native = /^H([1-6])$/.exec(heading.tagName)?.[1];
+      const stated = Number(heading.getAttribute('aria-level') ?? native ?? previous + 1);
+      const level = Math.min(stated, previous + 1);
+      if (heading.getAttribute('aria-level') !== String(level) && (level !== Number(native) || heading.hasAttribute('aria-level'))) {
+        heading.setAttribute('aria-level', String(level));
+      }
+      previous = level;
+    }
+    for (const [hook, label] of Object.entries(UNNAMED_BUTTONS)) {
+      for (const button of root.querySelectorAll<HTMLElement>(`button[data-test="${hook}"]:not([aria-label])`)) button.setAttribute('aria-label', label);
+    }
+  };
+  repair();
+  const observer = new MutationObserver(repair);
+  observer.observe(root, { childList: true, subtree: true });
+  return () => observer.disconnect();
 }
 
 /**
