@@ -38,6 +38,13 @@ const cache = new Map<string, Promise<Loaded>>();
 const positions = new Map<string, [number, number]>();
 const prefetchQueue: string[] = [];
 const PREFETCH_CONCURRENCY = 2;
+/**
+ * Pages prefetched from one batch of links that came into view together. A docs page shows
+ * dozens of sidebar links at once; fetching them all would spend a reader's mobile data on
+ * pages they will not open. Links scrolled into view later, and hovered or touched links,
+ * are still prefetched.
+ */
+const VISIBLE_PREFETCH_LIMIT = 8;
 let prefetching = 0;
 /** Path of the page on screen: it changes only when a page was swapped in. */
 let currentPath = canonicalPath(location.pathname);
@@ -178,11 +185,26 @@ function initPrefetch(): void {
   document.addEventListener('touchstart', hover, { passive: true });
   if (typeof IntersectionObserver !== 'function') return;
   observer = new IntersectionObserver((entries) => {
+    const visible: HTMLAnchorElement[] = [];
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer?.unobserve(entry.target);
-      const path = entry.target instanceof HTMLAnchorElement ? prefetchPath(entry.target) : null;
-      if (path && !prefetchQueue.includes(path)) prefetchQueue.push(path);
+      if (entry.target instanceof HTMLAnchorElement) visible.push(entry.target);
+    }
+    // The likeliest next pages first: links in the content, then the sidebar's neighbours of the current page.
+    const sidebar = Array.from(document.querySelectorAll<HTMLAnchorElement>('.doc-sidebar a.menu__link'));
+    const active = sidebar.findIndex((a) => a.getAttribute('aria-current') === 'page');
+    const rank = (anchor: HTMLAnchorElement) => {
+      if (anchor.closest('main')) return 0;
+      const index = sidebar.indexOf(anchor);
+      return index >= 0 && active >= 0 ? 1 + Math.abs(index - active) : 1000;
+    };
+    let budget = VISIBLE_PREFETCH_LIMIT;
+    for (const anchor of visible.sort((a, b) => rank(a) - rank(b))) {
+      const path = prefetchPath(anchor);
+      if (!path || prefetchQueue.includes(path)) continue;
+      if (budget-- <= 0) break;
+      prefetchQueue.push(path);
     }
     pumpPrefetch();
   });
