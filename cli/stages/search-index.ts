@@ -149,6 +149,12 @@ export function stem(token: string): string {
 // ------------------------------------------------------------------ records
 
 /** The pages search covers, split into records. */
+/**
+ * A page's records depend on its HTML alone, and watch mode keeps the RenderedPage of every
+ * page it did not re-render: reading each page once saves most of this stage on a rebuild.
+ */
+const recordsOfPage = new WeakMap<RenderedPage, SearchRecord[]>();
+
 export function collectSearchPages(input: SearchIndexInput, config: SiteConfig): SearchPage[] {
   const out: SearchPage[] = [];
   for (const page of input.pages) {
@@ -166,7 +172,12 @@ export function collectSearchPages(input: SearchIndexInput, config: SiteConfig):
       continue;
     }
     try {
-      out.push({ url: page.route, title: page.title, kind, records: htmlRecords(page.html, page.title) });
+      let records = recordsOfPage.get(page);
+      if (!records) {
+        records = htmlRecords(page.html, page.title);
+        recordsOfPage.set(page, records);
+      }
+      out.push({ url: page.route, title: page.title, kind, records });
     } catch (error) {
       throw new DocsgenError(`Search: could not read the text of ${page.route}: ${error instanceof Error ? error.message : String(error)}`, {
         file: page.sourceFile,
