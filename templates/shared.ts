@@ -25,6 +25,11 @@ export const HEAD_DATA = {
 export const DATA = {
   island: 'data-island',
   islandProps: 'data-island-props',
+  /**
+   * On an island: when it starts. "interaction" waits for the reader's first input on
+   * the page (or a `#/` route in the address); without it, islands start after load and idle.
+   */
+  islandStart: 'data-island-start',
   copy: 'data-copy',
   tabs: 'data-tabs',
   tabGroup: 'data-tab-group',

@@ -45,8 +45,9 @@ export function operationAnchor(op: { kind: 'operation' | 'webhook'; operationId
 
 /**
  * API reference page. The server renders a complete summary of every operation from
- * the OpenAPI document; Stoplight Elements, loaded only here, takes its place in the
- * browser (templates/client/islands/api-reference.tsx).
+ * the OpenAPI document; Stoplight Elements, loaded only here and only once the reader
+ * interacts with the page, takes its place in the browser
+ * (templates/client/islands/api-reference.tsx).
  */
 export function ApiReference(props: ApiReferenceProps) {
   const byTag = new Map<string, ApiOperationView[]>();
@@ -76,7 +77,8 @@ export function ApiReference(props: ApiReferenceProps) {
           <span role="status" data-credentials-status="" />
         </p>
       </div>
-      <div className="api-page__elements" {...{ [DATA.island]: 'api-reference', [DATA.islandProps]: JSON.stringify(props.island) }} />
+      {/* Elements' module and first render hold the main thread for about a second: started on the reader's first interaction (or a #/ route), not at load. */}
+      <div className="api-page__elements" {...{ [DATA.island]: 'api-reference', [DATA.islandStart]: 'interaction', [DATA.islandProps]: JSON.stringify(props.island) }} />
       {/* Hidden by the island once Elements shows the same operations; always in the HTML for search and readers without JavaScript. */}
       <section className="api-summary container markdown" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
         <h2 id={summaryId}>Operations</h2>

@@ -1,5 +1,6 @@
 /**
- * The API reference pages in Chromium: Stoplight Elements starts after the
+ * The API reference pages in Chromium: Stoplight Elements starts on the reader's
+ * first interaction (or at once for a `#/` route in the address), after the
  * server-rendered summary, shows every operation, keeps deep links across reloads,
  * follows the colour mode, clears what try-it stored, keeps its styles to itself, and
  * is never loaded by other pages.
@@ -60,8 +61,23 @@ async function luminance(page: Page, target: string | Locator, kind: 'background
   return locator.evaluate(new Function(`return (${kind === 'background' ? BACKGROUND_LUMINANCE : TEXT_LUMINANCE})`)() as (el: Element) => number);
 }
 
+let pointerX = 0;
+/** The reader's first interaction, which starts Elements: the mouse moves over the page (to a new point each time, so it is a move). */
+async function interact(page: Page): Promise<void> {
+  pointerX = (pointerX % 200) + 11;
+  await page.mouse.move(pointerX, 300);
+}
+
+/** Resolves once the page has loaded and the browser was idle, when islands that start by themselves have started. */
+async function loadedAndIdle(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.evaluate(() => new Promise((resolve) => window.requestIdleCallback(() => setTimeout(resolve, 500), { timeout: 2000 })));
+}
+
+/** Opens a reference page and starts Elements: a `#/` route starts it by itself, otherwise the mouse moves. */
 async function openReference(page: Page, url: string): Promise<void> {
   await page.goto(url);
+  if (!new URL(url).hash.startsWith('#/')) await interact(page);
   await page.waitForSelector(READY, { timeout: 30_000 });
 }
 
@@ -98,6 +114,7 @@ describe('API reference pages (Chromium)', () => {
         await page.goto(`${server.url}${route}`, { waitUntil: 'domcontentloaded' });
         assert.ok(await page.isVisible('[data-api-summary]'), 'the server-rendered summary is what the reader sees first');
         assert.equal(await page.$(READY), null, 'Elements has not taken over at first paint');
+        await interact(page);
         await page.waitForSelector(READY, { timeout: 30_000 });
         assert.equal(await page.isVisible('[data-api-summary]'), false, 'the summary steps aside once Elements shows the same operations');
         assert.equal(await page.$$eval('[data-api-summary] [id^="/operations/"]', (els) => els.length), 0, 'no element but Elements answers to its routes');
@@ -117,6 +134,54 @@ describe('API reference pages (Chromium)', () => {
       }
     });
   }
+
+  it('waits for the reader: the Elements chunk is not requested before an interaction, and is after a mouse move', async () => {
+    const page = await browser.newPage();
+    const problems = consoleProblems(page);
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${server.url}/api-reference`, { waitUntil: 'load' });
+      await loadedAndIdle(page);
+      await page.waitForLoadState('networkidle');
+      for (const file of islandFiles) assert.ok(!urls.includes(file), `${file} is not requested before the reader interacts`);
+      assert.ok(await page.isVisible('[data-api-summary]'), 'the summary is what the reader has');
+      assert.equal(await page.$('.api-elements'), null, 'Elements has not started');
+
+      await interact(page);
+      await page.waitForSelector(READY, { timeout: 30_000 });
+      for (const file of islandFiles) assert.ok(urls.includes(file), `${file} is requested once the mouse moved`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('starts Elements without any interaction when the address has a #/ route', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/onboarding-api-reference#/operations/getMerchant`);
+      // No mouse, keyboard or focus: the route alone starts it.
+      await page.waitForSelector(READY, { timeout: 30_000 });
+      assert.equal(await page.isVisible('[data-api-summary]'), false);
+      assert.equal(await operationTitle(page), 'Consultar estabelecimento');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('starts Elements when the reader follows a link of the summary, and opens that operation', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/api-reference`, { waitUntil: 'load' });
+      // A keyboard-free activation without pointer events, as assistive technology does it.
+      await page.$eval('[data-api-summary] nav a[href="#/operations/createPayment"]', (link) => (link as HTMLAnchorElement).click());
+      await page.waitForSelector(READY, { timeout: 30_000 });
+      await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.trim() === 'Criar pagamento', `${READY} h1`, { timeout: 10_000 });
+    } finally {
+      await page.close();
+    }
+  });
 
   it('opens a deep link to an operation, and again after a reload, with try-it on the sandbox', async () => {
     const page = await browser.newPage();
@@ -250,6 +315,10 @@ describe('API reference pages (Chromium)', () => {
       await page.goto(`${server.url}/`);
       await page.evaluate(() => ((window as Window & { apiTestMarker?: boolean }).apiTestMarker = true));
       await page.click('.navbar__items a[href="/api-reference"]');
+      await page.waitForSelector('[data-api-summary]');
+      await loadedAndIdle(page);
+      assert.equal(await page.$('.api-elements'), null, 'reached by client navigation, Elements waits for an interaction too');
+      await interact(page);
       await page.waitForSelector(READY, { timeout: 30_000 });
       assert.ok(await page.evaluate(() => (window as Window & { apiTestMarker?: boolean }).apiTestMarker), 'reached through client navigation, not a page load');
       assert.equal(await page.$$eval('style[data-api-reference-theme]', (els) => els.length), 1);
@@ -260,6 +329,10 @@ describe('API reference pages (Chromium)', () => {
       assert.equal(await page.$$eval('style[data-api-reference-theme]', (els) => els.length), 0, "Elements' theme styles leave with it");
 
       await page.goBack();
+      await page.waitForSelector('[data-api-summary]');
+      await loadedAndIdle(page);
+      assert.equal(await page.$('.api-elements'), null, 'back on the page, Elements waits again');
+      await interact(page);
       await page.waitForSelector(READY, { timeout: 30_000 });
       assert.equal(await page.isVisible('[data-api-summary]'), false);
       assert.deepEqual(problems, []);
@@ -275,8 +348,9 @@ describe('API reference pages (Chromium)', () => {
       page.on('request', (request) => urls.push(new URL(request.url()).pathname));
       try {
         await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
-        // Islands start after load and idle: give them that time, and the search box a focus.
-        await page.evaluate(() => new Promise((resolve) => window.requestIdleCallback(() => setTimeout(resolve, 500), { timeout: 2000 })));
+        // Islands start after load and idle or on interaction: give them that time, a mouse move and the search box a focus.
+        await loadedAndIdle(page);
+        await interact(page);
         await page.focus('[data-island="search"] button, [data-island="search"] input').catch(() => undefined);
         await page.waitForLoadState('networkidle');
         return urls;

@@ -71,6 +71,8 @@ async function openMobileMenu(page: Page): Promise<void> {
 }
 
 async function elementsLoaded(page: Page): Promise<void> {
+  // Elements starts on the reader's first interaction.
+  await page.mouse.move(20, 300);
   await page.waitForSelector(ELEMENTS_READY, { timeout: 30_000 });
   // Elements fills its sidebar and first operation over a few frames after "ready".
   await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
 /**
  * The interactive API reference: Stoplight Elements, loaded only on the API reference
- * pages, after the page has loaded and the main thread is idle (islands.ts).
+ * pages, on the reader's first interaction with the page or at once for a `#/` route
+ * in the address (islands.ts, `data-island-start="interaction"`).
  *
  * The server-rendered summary of every operation stays what the reader sees until
  * Elements has rendered the document: Elements is laid out hidden, its big first
