@@ -30,7 +30,6 @@ import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
-import { precompile, type PrecompileJob } from './compile-parallel.ts';
 
 export type { SourceLink };
 
@@ -88,12 +87,10 @@ export interface CompileCache {
   styleToClass: ShikiTransformerStyleToClass;
   /** Folder of compiled MDX kept between processes (node_modules/.cache/docsgen); none disables it. */
   diskDir?: string;
-  /** Code compiled ahead by precompile(), by cache key, waiting to be evaluated. */
-  precompiled: Map<string, DiskEntry>;
 }
 
 export function createCompileCache(options: { diskDir?: string } = {}): CompileCache {
-  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir, precompiled: new Map() };
+  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir };
 }
 
 /** What a compiled document leaves on disk: everything but the evaluated component. */
@@ -118,7 +115,7 @@ const CACHE_SALT: string = (() => {
   return hash.digest('hex');
 })();
 
-export async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
+async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
   if (!cache.diskDir) return undefined;
   try {
     return JSON.parse(await readFile(path.join(cache.diskDir, `${key}.json`), 'utf8')) as DiskEntry;
@@ -127,7 +124,7 @@ export async function readDiskEntry(cache: CompileCache, key: string): Promise<D
   }
 }
 
-export async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry): Promise<void> {
+async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry): Promise<void> {
   if (!cache.diskDir) return;
   try {
     await mkdir(cache.diskDir, { recursive: true });
@@ -154,15 +151,6 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     }
   };
 
-  const jobs: PrecompileJob[] = [
-    ...collected.docs.map((doc) => ({ input: doc, forExcerpt: false })),
-    ...collected.posts.flatMap((post) => {
-      const cut = findTruncate(post.source);
-      return [{ input: post, forExcerpt: false }, ...(cut === undefined ? [] : [{ input: { ...post, source: post.source.slice(0, cut) }, forExcerpt: true }])];
-    }),
-    ...collected.pages.filter((page) => page.format === 'mdx').map((page) => ({ input: page, forExcerpt: false })),
-  ];
-  await precompile(jobs, { routeOfFile, routesKey, cache }, collected);
 
   const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
   for (const doc of collected.docs) {
@@ -196,7 +184,6 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
   }
   void config;
-  cache.precompiled.clear();
   return { codeCss: codeCss(cache), docs, posts, pages };
 }
 
@@ -235,7 +222,7 @@ function getHighlighter(cache: CompileCache) {
   return cache.highlighter;
 }
 
-export function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'forExcerpt'>): string {
+function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'forExcerpt'>): string {
   return createHash('sha1')
     .update(CACHE_SALT)
     .update(context.routesKey ?? '')
@@ -255,7 +242,7 @@ export async function compileMdx(
   const cached = context.cache.mdx.get(key);
   if (cached) return cached;
 
-  let entry = context.cache.precompiled.get(key) ?? (await readDiskEntry(context.cache, key));
+  let entry = await readDiskEntry(context.cache, key);
   if (entry) {
     const registry = context.cache.styleToClass.getClassRegistry();
     for (const [name, style] of entry.classes) registry.set(name, style);
@@ -268,7 +255,7 @@ export async function compileMdx(
   return compiled;
 }
 
-/** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code. Workers run it too. */
+/** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
 export async function compileCode(input: { file: string; relFile: string; source: string }, context: CompileContext): Promise<DiskEntry> {
   const highlighter = await getHighlighter(context.cache);
   const toc: TocItem[] = [];
