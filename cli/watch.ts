@@ -355,7 +355,9 @@ function watchTargets(root: string, config?: SiteConfig): string[] {
 function watchedList(root: string, config: SiteConfig | undefined): string {
   const shown = watchTargets(root, config)
     .filter((target) => existsSync(target))
-    .map((target) => (path.extname(target) ? shownPath(target, root) : `${shownPath(target, root)}/`));
+    .map((target) => (path.extname(target) ? shownPath(target, root) : `${shownPath(target, root)}/`))
+    // The site's own folders first, then docsgen's templates (shown absolute when the site lives elsewhere).
+    .sort((a, b) => Number(path.isAbsolute(a)) - Number(path.isAbsolute(b)) || a.localeCompare(b));
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
 }
 
