@@ -23,6 +23,7 @@ import { createLogger } from '../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../cli/watch.ts';
 import type { OverlayPayload } from '../cli/watch/live.ts';
 import { repoRoot } from './helpers/site.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const FIXTURE = path.join(repoRoot, 'test/fixtures/sites/watch');
 const WAIT_MS = 20_000;
@@ -34,21 +35,6 @@ async function copySite(): Promise<string> {
   return root;
 }
 
-/** Polls `probe` until it returns a truthy value; fails with `what` and the last value after `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = WAIT_MS): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last) return last as NonNullable<T>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last value: ${String(last).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 interface LiveEvent {
   event: string;

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { repoRoot } from '../helpers/site.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 declare global {
   interface Window {
@@ -22,21 +23,6 @@ declare global {
 
 const WAIT_MS = 20_000;
 
-async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = WAIT_MS): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last) return last as NonNullable<T>;
-    } catch (error) {
-      // A page in the middle of reloading has no context to evaluate in: try again.
-      last = error;
-    }
-    if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last value: ${String(last).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Opens `route` and waits until the page listens for changes. */
 async function open(page: Page, url: string, route: string): Promise<void> {
