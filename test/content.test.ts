@@ -14,12 +14,13 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Parser } from 'htmlparser2';
 import ts from 'typescript';
-import { exampleSchema, loadApiDocuments, type LoadedApiDocument, type OperationSummary } from '../cli/stages/openapi.ts';
+import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument, type OperationSummary } from '../cli/stages/openapi.ts';
 import siteConfig from '../site.config.ts';
 import { builtSite, repoRoot } from './helpers/site.ts';
+import { asObject, type JsonObject } from '../cli/json.ts';
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+type Json = JsonObject;
+const obj = asObject;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // ---------------------------------------------------------------------------
@@ -162,7 +163,7 @@ function operations(): FoundOperation[] {
   return apis.flatMap((api) =>
     api.operations.map((op) => {
       const group = op.kind === 'webhook' ? 'webhooks' : 'paths';
-      const item = deref(api, obj(api.document[group])[op.path]);
+      const item = resolveRef(api, obj(api.document[group])[op.path]);
       return { api, op, raw: obj(item[op.method.toLowerCase()]) };
     }),
   );
@@ -172,13 +173,6 @@ function findOperation(operationId: string): FoundOperation | undefined {
   return operations().find((o) => o.op.operationId === operationId);
 }
 
-function deref(api: LoadedApiDocument, node: unknown): Json {
-  const ref = obj(node).$ref;
-  if (typeof ref !== 'string') return obj(node);
-  let target: unknown = api.document;
-  for (const segment of ref.replace(/^#\//, '').split('/')) target = obj(target)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return deref(api, target);
-}
 
 function validator(operationId: string, kind: 'request' | 'response', status?: string): ValidateFunction | undefined {
   const key = `${operationId} ${kind} ${status ?? ''}`;
@@ -212,10 +206,10 @@ function needsAuth(found: FoundOperation): boolean {
 /** The schema of a path parameter, for checking a concrete id written in a path. */
 function pathParameterPattern(found: FoundOperation, name: string): RegExp | undefined {
   const api = found.api;
-  const item = deref(api, obj(api.document.paths)[found.op.path]);
-  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(found.raw.parameters) ? found.raw.parameters : [])].map((p) => deref(api, p));
+  const item = resolveRef(api, obj(api.document.paths)[found.op.path]);
+  const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(found.raw.parameters) ? found.raw.parameters : [])].map((p) => resolveRef(api, p));
   const param = params.find((p) => p.in === 'path' && p.name === name);
-  const pattern = deref(api, param?.schema).pattern;
+  const pattern = resolveRef(api, param?.schema).pattern;
   return typeof pattern === 'string' ? new RegExp(pattern) : undefined;
 }
 
@@ -253,7 +247,7 @@ function collectEnum(api: LoadedApiDocument, schema: unknown, seen: Set<string>)
     if (seen.has(ref)) return [];
     seen.add(ref);
   }
-  const s = deref(api, schema);
+  const s = resolveRef(api, schema);
   const own = [...(Array.isArray(s.enum) ? s.enum : []), ...('const' in s ? [s.const] : [])].filter((v): v is string => typeof v === 'string');
   const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]) : []).flatMap((sub) => collectEnum(api, sub, seen)));
   const items = s.items === undefined ? [] : collectEnum(api, s.items, seen);

@@ -615,6 +615,11 @@ function toJsonSchema(document: JsonObject, schema: unknown): object {
 // ---------------------------------------------------------------------------
 // Helpers
 
+/** A node of a loaded document with its local `$ref`s followed (an empty object when it leads nowhere). */
+export function resolveRef(api: LoadedApiDocument, node: unknown): JsonObject {
+  return asObject(deref(api.document, node));
+}
+
 function deref(document: JsonObject, node: unknown, seen = new Set<string>()): unknown {
   if (!isPlainObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;
   if (seen.has(node.$ref)) return undefined;

@@ -7,13 +7,14 @@ import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { DocsgenErrors, formatAnyError, formatError } from '../../cli/errors.ts';
-import { exampleSchema, loadApiDocuments, type LoadedApiDocument } from '../../cli/stages/openapi.ts';
+import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument } from '../../cli/stages/openapi.ts';
+import { asObject, type JsonObject } from '../../cli/json.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = path.join(root, 'test/fixtures/openapi');
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+type Json = JsonObject;
+const obj = asObject;
 
 const PAYMENT_OPERATIONS: [string, string, string, string | null][] = [
   ['createToken', 'POST', '/oauth/token', null],
@@ -65,13 +66,6 @@ function rawOperation(api: LoadedApiDocument, operationId: string): Json {
   assert.fail(`operation ${operationId} not found`);
 }
 
-function deref(api: LoadedApiDocument, node: unknown): Json {
-  const ref = obj(node).$ref;
-  if (typeof ref !== 'string') return obj(node);
-  let target: unknown = api.document;
-  for (const segment of ref.replace(/^#\//, '').split('/')) target = obj(target)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return deref(api, target);
-}
 
 describe('loadApiDocuments: the real documents', () => {
   it('reads title, version, description, servers and tags', () => {
@@ -208,7 +202,7 @@ describe('loadApiDocuments: the real documents', () => {
     for (const api of [payment, onboarding]) {
       for (const op of api.operations.filter((o) => o.kind === 'operation')) {
         for (const [status, raw] of Object.entries(obj(rawOperation(api, op.operationId).responses))) {
-          const headers = Object.keys(obj(deref(api, raw).headers));
+          const headers = Object.keys(obj(resolveRef(api, raw).headers));
           for (const h of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
             assert.ok(headers.includes(h), `${op.operationId} ${status}: ${h}`);
           }
@@ -323,8 +317,8 @@ describe('exampleSchema', () => {
       for (const op of api.operations) {
         const raw = rawOperation(api, op.operationId);
         const targets: { kind: 'request' | 'response'; status?: string; content: Json }[] = [
-          { kind: 'request', content: obj(deref(api, raw.requestBody).content) },
-          ...Object.entries(obj(raw.responses)).map(([status, r]) => ({ kind: 'response' as const, status, content: obj(deref(api, r).content) })),
+          { kind: 'request', content: obj(resolveRef(api, raw.requestBody).content) },
+          ...Object.entries(obj(raw.responses)).map(([status, r]) => ({ kind: 'response' as const, status, content: obj(resolveRef(api, r).content) })),
         ];
         for (const target of targets) {
           for (const media of Object.values(target.content)) {
@@ -335,7 +329,7 @@ describe('exampleSchema', () => {
             assert.doesNotMatch(JSON.stringify(schema), /"\$ref"/, 'refs are resolved');
             const validate = ajv.compile(schema);
             for (const [exampleName, example] of examples) {
-              const value = deref(api, example).value;
+              const value = resolveRef(api, example).value;
               assert.ok(validate(value), `${op.operationId} ${target.kind} ${target.status ?? ''} '${exampleName}': ${ajv.errorsText(validate.errors)}`);
               checked++;
             }

@@ -141,23 +141,22 @@ export class SearchEngine {
 
   private shard(key: string): Promise<SearchShard> {
     const bucket = shardBucket(key, this.meta.buckets);
-    let promise = this.shards.get(bucket);
-    if (!promise) {
-      promise = this.load(`${this.meta.base}t/${bucket}.json`) as Promise<SearchShard>;
-      this.shards.set(bucket, promise);
-      promise.catch(() => this.shards.delete(bucket));
-    }
-    return promise;
+    return this.fetchOnce(this.shards, bucket, `${this.meta.base}t/${bucket}.json`);
   }
 
   /** Heading, anchor and text of one passage of a record, fetched once. */
   passage(record: number, passage: number): Promise<SearchPassage> {
     const key = `${record}-${passage}`;
-    let promise = this.passages.get(key);
+    return this.fetchOnce(this.passages, key, `${this.meta.base}f/${key}.json`);
+  }
+
+  /** One request per file; a failed one is forgotten so the next query tries again. */
+  private fetchOnce<K, T>(cache: Map<K, Promise<T>>, key: K, url: string): Promise<T> {
+    let promise = cache.get(key);
     if (!promise) {
-      promise = this.load(`${this.meta.base}f/${key}.json`) as Promise<SearchPassage>;
-      this.passages.set(key, promise);
-      promise.catch(() => this.passages.delete(key));
+      promise = this.load(url) as Promise<T>;
+      cache.set(key, promise);
+      promise.catch(() => cache.delete(key));
     }
     return promise;
   }
