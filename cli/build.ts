@@ -11,13 +11,14 @@ import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createLogger, type Logger, type StageTiming } from './log.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
-import { checkLinks, scanHtml } from './stages/check-links.ts';
+import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
-import { compile, createCompileCache, type CompileCache } from './stages/compile.ts';
+import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
-import { buildSearchIndex } from './stages/search-index.ts';
+import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
 import { verify } from './stages/verify.ts';
+import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
 
 /** State kept between builds of one `serve --watch` run, so rebuilds redo only what changed. */
@@ -31,8 +32,6 @@ export interface BuildSession {
   render?: typeof render;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
-  /** Each page's ids and links as a tiny HTML document, for incremental sessions: see linkViews(). */
-  linkSkeletons?: WeakMap<RenderedPage, string>;
 }
 
 interface LastRender {
@@ -50,7 +49,7 @@ interface LastRender {
 export function createBuildSession(options: { incremental?: boolean; cacheDir?: string } = {}): BuildSession {
   const compile = createCompileCache({ diskDir: options.cacheDir ? path.join(options.cacheDir, 'mdx') : undefined });
   if (!options.incremental) return { compile };
-  return { compile, bundle: createBundleCache(), linkSkeletons: new WeakMap() };
+  return { compile, bundle: createBundleCache() };
 }
 
 /** Where compiled MDX is kept between builds, as other tools keep theirs (node_modules/.cache). */
@@ -60,6 +59,7 @@ export function defaultCacheDir(config: SiteConfig): string {
 
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
+  await flushCompileCache(session.compile);
 }
 
 export interface BuildOptions {
@@ -94,13 +94,22 @@ export interface SiteOutput {
   /** API downloads, sitemap, robots.txt, feeds, search index. */
   generated: OutputAsset[];
   linksChecked: number;
+  /**
+   * Set when the build was asked to leave the search index for later (watch mode, so an
+   * edit reaches the browser without waiting for it): makes the index's files, which
+   * `generated` then does not hold.
+   */
+  searchIndex?: (options?: SearchIndexOptions) => Promise<OutputAsset[]>;
 }
 
 /**
  * The stages that need no output folder: collect -> openapi -> compile -> bundle ->
  * render -> search index -> generated files -> in-memory link check. Throws on the first stage that fails.
  */
-export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> = {}): Promise<SiteOutput> {
+export async function buildSite(
+  config: SiteConfig,
+  options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> & { searchIndex?: 'now' | 'later' } = {},
+): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   const { task } = logger;
@@ -128,19 +137,24 @@ export async function buildSite(config: SiteConfig, options: Pick<BuildOptions, 
       session,
     ),
   );
-  const search = await task('search-index', () => buildSearchIndex({ pages, apis }, config));
-  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...search.files];
+  const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
   const memoryCheck = await task('check-links', () =>
-    checkLinks({ pages: linkViews(pages, session), files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
+    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
   );
-  return { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
+  const site: SiteOutput = { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
+  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, indexOptions)).files;
+  if (options.searchIndex === 'later') return { ...site, searchIndex };
+  return { ...site, generated: [...generated, ...(await task('search-index', () => searchIndex()))] };
 }
 
 /** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
 export async function build(config: SiteConfig, options: BuildOptions = {}): Promise<BuildResult> {
   const logger = options.logger ?? createLogger();
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
-  const site = await buildSite(config, { logger, session: options.session, cache: options.cache });
+  const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
+  const site = await buildSite(config, { logger, session });
+  // The next build reads what this one compiled.
+  await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
     if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
@@ -167,9 +181,13 @@ function hashedAsset(name: string, ext: string, text: string): OutputAsset {
   return { path: `assets/${name}-${hash}.${ext}`, contents };
 }
 
-/** URL paths of every non-page file the output will hold, for the in-memory link check. */
+/**
+ * URL paths of every non-page file the output will hold, for the in-memory link check.
+ * Of the search index only its fixed entry point counts: the rest lives in a folder named
+ * by its contents, which no page can link to.
+ */
 function outputFileSet(config: SiteConfig, assets: readonly OutputAsset[], generated: readonly OutputAsset[]): Set<string> {
-  const files = new Set<string>();
+  const files = new Set<string>([`/${SEARCH_META_PATH}`]);
   for (const f of [...assets, ...generated]) files.add(`/${f.path}`);
   if (existsSync(config.dirs.static)) {
     for (const entry of readdirSync(config.dirs.static, { recursive: true, withFileTypes: true })) {
@@ -235,28 +253,4 @@ function renderKey(input: RenderInput): string {
     collected.sidebars,
     collected.tags,
   ]);
-}
-
-/**
- * In an incremental session, the link check reads each page as a skeleton holding only
- * its ids and links, in order, made once per rendered page: the check then parses a
- * few kilobytes instead of the whole site after a one-page edit, with the same result.
- * Every link becomes an <a href>, which the check reads whatever the tag was; a skeleton
- * that does not scan back to the page's own ids and links is not used.
- */
-function linkViews(pages: RenderedPage[], session: BuildSession): RenderedPage[] {
-  const skeletons = session.linkSkeletons;
-  if (!skeletons) return pages;
-  const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const signature = (scan: ReturnType<typeof scanHtml>) => JSON.stringify([[...scan.ids].sort(), scan.links.map((l) => l.href)]);
-  return pages.map((page) => {
-    let skeleton = skeletons.get(page);
-    if (skeleton === undefined) {
-      const scan = scanHtml(page.html);
-      skeleton = [...[...scan.ids].map((id) => `<i id="${attr(id)}"></i>`), ...scan.links.map((l) => `<a href="${attr(l.href)}"></a>`)].join('');
-      if (signature(scanHtml(skeleton)) !== signature(scan)) skeleton = page.html;
-      skeletons.set(page, skeleton);
-    }
-    return { ...page, html: skeleton };
-  });
 }

@@ -64,6 +64,20 @@ export function parseFrontMatter<S extends z.ZodType>(
   schema: S,
   file: string,
 ): { data: z.infer<S>; errors: DocsgenError[] } {
+  // A rebuild in watch mode reads every source again; parsing YAML and validating it is
+  // most of that, and only the saved file changed. One entry per schema and file.
+  let bySchema = parsed.get(schema);
+  if (!bySchema) parsed.set(schema, (bySchema = new Map()));
+  const known = bySchema.get(file);
+  if (known?.source === source) return known.result as { data: z.infer<S>; errors: DocsgenError[] };
+  const result = parseUncached(source, schema, file);
+  bySchema.set(file, { source, result });
+  return result;
+}
+
+const parsed = new WeakMap<z.ZodType, Map<string, { source: string; result: { data: unknown; errors: DocsgenError[] } }>>();
+
+function parseUncached<S extends z.ZodType>(source: string, schema: S, file: string): { data: z.infer<S>; errors: DocsgenError[] } {
   const split = splitFrontMatter(source);
   if (!split.hasFrontMatter) {
     return {

@@ -36,6 +36,11 @@ export interface RunningServer {
   /** http://HOST:PORT, with the port actually bound. */
   url: string;
   port: number;
+  /**
+   * Resolves when no file request is being answered (the middleware's long-lived streams
+   * do not count): watch mode does its background work in the gaps, so pages come first.
+   */
+  idle(): Promise<void>;
   /** Stops listening and ends open connections; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -88,9 +93,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     handle(req, res).catch((error: unknown) => failed(req, res, error));
   });
 
+  let answering = 0;
+  let whenIdle: (() => void)[] = [];
+  const answered = () => {
+    if (--answering > 0) return;
+    const waiting = whenIdle;
+    whenIdle = [];
+    for (const resolve of waiting) resolve();
+  };
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (options.middleware && (await options.middleware(req, res))) return;
+    answering++;
+    res.once('close', answered);
 
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       plain(req, res, 405, 'Method Not Allowed: this server only answers GET and HEAD.', { Allow: 'GET, HEAD' });
@@ -238,6 +254,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${hostInUrl}:${port}`,
     port,
+    idle() {
+      return answering === 0 ? Promise.resolve() : new Promise((resolve) => whenIdle.push(resolve));
+    },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);

@@ -17,6 +17,7 @@ import {
   passageBounds,
   stem,
   type SearchPage,
+  timeSlicer,
 } from '../cli/stages/search-index.ts';
 import { fold, shardBucket, wordTokens, words } from '../templates/client/search/analyze.ts';
 import { excerpt, highlight, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
@@ -98,7 +99,7 @@ function engineOf(files: OutputAsset[]): SearchEngine {
   return new SearchEngine(JSON.parse(byUrl.get(`/${SEARCH_META_PATH}`)!) as SearchMeta, load);
 }
 
-const files = indexFiles(buildIndexData(pages));
+const files = indexFiles(await buildIndexData(pages));
 const engine = engineOf(files);
 
 /** URLs of the hits of a query, best first, as the dialog links them. */
@@ -223,7 +224,7 @@ describe('search index stage', () => {
     assert.deepEqual(decodePostings(encodePostings(postings)), postings);
   });
 
-  it('writes a fixed meta file, every shard bucket, and a passage file per passage, in a folder named by content', () => {
+  it('writes a fixed meta file, every shard bucket, and a passage file per passage, in a folder named by content', async () => {
     const paths = files.map((f) => f.path);
     assert.equal(paths[0], 'search/index.json');
     const meta = JSON.parse(new TextDecoder().decode(files[0]!.contents)) as SearchMeta;
@@ -235,10 +236,10 @@ describe('search index stage', () => {
     assert.ok(paths.every((p) => p === SEARCH_META_PATH || p.startsWith(meta.base.slice(1))));
 
     const edited = { ...pages[1]!, records: htmlRecords('<main><p>Outro texto.</p></main>', 'Hola') };
-    const changed = indexFiles(buildIndexData([pages[0]!, edited, pages[2]!]));
+    const changed = indexFiles(await buildIndexData([pages[0]!, edited, pages[2]!]));
     const changedMeta = JSON.parse(new TextDecoder().decode(changed[0]!.contents)) as SearchMeta;
     assert.notEqual(changedMeta.base, meta.base);
-    assert.equal(indexFiles(buildIndexData(pages))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
+    assert.equal(indexFiles(await buildIndexData(pages))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
@@ -246,6 +247,35 @@ describe('search index stage', () => {
     assert.ok(shardBucket('pag', 512) < 512);
     const spread = new Set(['pag', 'hom', 'can', 'par', 'pos', 'v1', 'tra', 'ide'].map((k) => shardBucket(k, 64)));
     assert.ok(spread.size >= 6, 'prefixes spread over the buckets');
+  });
+});
+
+describe('search index stage, in watch mode', () => {
+  it('gives the event loop a turn between slices, waits for what it is told to yield to, and stops when aborted', async () => {
+    const stop = new AbortController();
+    let yielded = 0;
+    const pause = timeSlicer(0, async () => void yielded++, stop.signal);
+    assert.equal(pause.due(), true);
+    let otherWorkRan = false;
+    setImmediate(() => (otherWorkRan = true));
+    await pause();
+    assert.equal(otherWorkRan, true, 'a pause lets waiting callbacks (a server request) run');
+    assert.equal(yielded, 1);
+    stop.abort();
+    await assert.rejects(pause(), { name: 'AbortError' });
+    const slow = timeSlicer(60_000);
+    assert.equal(slow.due(), false, 'no pause before a slice is used up');
+  });
+
+  it('makes the same files whether records were counted before or not', async () => {
+    const fresh = pages.map((p) => ({ ...p, records: p.records.map((r) => ({ ...r })) }));
+    const first = indexFiles(await buildIndexData(fresh));
+    const again = indexFiles(await buildIndexData(fresh));
+    assert.deepEqual(
+      again.map((f) => [f.path, Buffer.from(f.contents).toString()]),
+      first.map((f) => [f.path, Buffer.from(f.contents).toString()]),
+    );
+    assert.equal(Buffer.from(first[0]!.contents).toString(), Buffer.from(files[0]!.contents).toString(), 'equal to the index of equal records');
   });
 });
 

@@ -63,9 +63,19 @@ interface Broken {
   hint: string;
 }
 
+/**
+ * Watch mode keeps the RenderedPage of every page a rebuild did not render again, so
+ * after a one-page edit only that page is parsed.
+ */
+const anchorsOfPage = new WeakMap<RenderedPage, PageAnchors>();
+
 export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Promise<{ checked: number }> {
   const byRoute = new Map<string, { page: RenderedPage; anchors: PageAnchors }>();
-  for (const page of input.pages) byRoute.set(page.route, { page, anchors: scanHtml(page.html) });
+  for (const page of input.pages) {
+    let anchors = anchorsOfPage.get(page);
+    if (!anchors) anchorsOfPage.set(page, (anchors = scanHtml(page.html)));
+    byRoute.set(page.route, { page, anchors });
+  }
   const routes = [...byRoute.keys()];
   const origin = config.url.replace(/\/$/, '');
   const ignored = (href: string) => config.links.ignore.some((prefix) => href.startsWith(prefix));

@@ -2,8 +2,8 @@
  * Stage 1: find every source file (docs, blog posts, pages), read its front matter,
  * derive its route, and resolve the sidebars against the docs that exist.
  */
-import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse as parseYaml } from 'yaml';
@@ -88,9 +88,14 @@ export async function collect(config: SiteConfig): Promise<Collected> {
   const errors: DocsgenError[] = [];
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
-  const docs = await collectDocs(config, rel, errors);
-  const { posts, tags } = await collectPosts(config, rel, errors);
-  const pages = await collectPages(config, rel, errors);
+  // Each kind gathers its own problems, so they are reported in the same order however the reads finish.
+  const found: [DocsgenError[], DocsgenError[], DocsgenError[]] = [[], [], []];
+  const [docs, { posts, tags }, pages] = await Promise.all([
+    collectDocs(config, rel, found[0]),
+    collectPosts(config, rel, found[1]),
+    collectPages(config, rel, found[2]),
+  ]);
+  errors.push(...found.flat());
   const sidebars = resolveSidebars(config, docs, errors);
 
   const mainDoc = docs.find((d) => d.id === config.docs.mainDoc);
@@ -110,20 +115,30 @@ export async function collect(config: SiteConfig): Promise<Collected> {
 
 async function listFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
   if (!existsSync(dir)) return [];
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile() && extensions.includes(path.extname(e.name)) && !e.name.startsWith('_'))
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
 }
 
+/**
+ * Read synchronously: a site's sources are a few hundred small files, which the disk
+ * cache answers in microseconds each, while each asynchronous read waits its turn in
+ * Node's pool of four threads. In watch mode this stage runs on every save.
+ */
+function readAll(files: readonly string[]): string[] {
+  return files.map((file) => readFileSync(file, 'utf8'));
+}
+
 async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourceDoc[]> {
   const files = await listFiles(config.dirs.docs, ['.mdx', '.md']);
+  const sources = readAll(files);
   const byId = new Map<string, SourceDoc>();
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const id = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
-    const source = await readFile(file, 'utf8');
+    const source = sources[index]!;
     const fm = parseFrontMatter(source, docFrontMatterSchema, relFile);
     errors.push(...fm.errors);
     const previous = byId.get(id);
@@ -163,7 +178,9 @@ async function collectPosts(
   const tagRoute = (key: string) => `${config.blog.routeBasePath}/tags/${key}`;
   const tags = new Map<string, TagInfo>();
   const posts: SourcePost[] = [];
-  for (const file of await listFiles(dir, ['.mdx', '.md'])) {
+  const files = await listFiles(dir, ['.mdx', '.md']);
+  const sources = readAll(files);
+  for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const match = POST_FILE.exec(path.basename(file));
     if (!match) {
@@ -176,7 +193,7 @@ async function collectPosts(
       continue;
     }
     const [, year, month, day, fileSlug] = match as unknown as [string, string, string, string, string];
-    const source = await readFile(file, 'utf8');
+    const source = sources[index]!;
     const fm = parseFrontMatter(source, postFrontMatterSchema, relFile);
     errors.push(...fm.errors);
     if (!fm.data) continue;
@@ -256,12 +273,14 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
 
 async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
-  for (const file of await listFiles(config.dirs.pages, ['.tsx', '.mdx'])) {
+  const files = await listFiles(config.dirs.pages, ['.tsx', '.mdx']);
+  const sources = readAll(files);
+  for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const name = path.relative(config.dirs.pages, file).replace(/\.(tsx|mdx)$/, '').split(path.sep).join('/');
     const route = name === 'index' ? '/' : `/${name.replace(/\/index$/, '')}`;
     const format = file.endsWith('.tsx') ? 'tsx' : 'mdx';
-    const source = await readFile(file, 'utf8');
+    const source = sources[index]!;
     let frontMatter: PageFrontMatter | undefined;
     if (format === 'mdx') {
       const fm = parseFrontMatter(source, pageFrontMatterSchema, relFile);

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
@@ -87,10 +87,34 @@ export interface CompileCache {
   styleToClass: ShikiTransformerStyleToClass;
   /** Folder of compiled MDX kept between processes (node_modules/.cache/docsgen); none disables it. */
   diskDir?: string;
+  /** Writes to diskDir still under way: nobody waits for them but flushCompileCache(). */
+  writes: Set<Promise<void>>;
+  /** Compilations under way by key: a document saved in watch mode starts compiling before its build asks for it. */
+  inflight: Map<string, Promise<CompiledMdx>>;
+  /** Keys asked for by the build under way; the others are dropped from `mdx` when it ends. */
+  used: Set<string>;
+  /** What the last build knew of routes, for precompile(). */
+  last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string };
+  /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
+  tsx: Map<string, { inputs: [file: string, signature: string][]; loaded: CompiledTsxPage }>;
 }
 
 export function createCompileCache(options: { diskDir?: string } = {}): CompileCache {
-  return { mdx: new Map(), code: new Map(), styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }), diskDir: options.diskDir };
+  return {
+    mdx: new Map(),
+    code: new Map(),
+    styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }),
+    diskDir: options.diskDir,
+    writes: new Set(),
+    inflight: new Map(),
+    used: new Set(),
+    tsx: new Map(),
+  };
+}
+
+/** Waits for the compiled documents still being written to the disk cache. */
+export async function flushCompileCache(cache: CompileCache): Promise<void> {
+  while (cache.writes.size > 0) await Promise.all(cache.writes);
 }
 
 /** What a compiled document leaves on disk: everything but the evaluated component. */
@@ -139,6 +163,8 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   const routesKey = createHash('sha1')
     .update([...collected.docs, ...collected.posts, ...collected.pages].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
     .digest('hex');
+  cache.last = { routesKey, routeOfFile, root: config.root };
+  cache.used = new Set();
   const errors: DocsgenError[] = [];
   const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -173,17 +199,18 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   const pages: (CompiledTsxPage | CompiledMdxPage)[] = [];
   for (const page of collected.pages) {
     const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
-      if (page.format === 'tsx') return loadTsxPage(page);
+      if (page.format === 'tsx') return loadTsxPage(page, cache);
       const compiled = await compileMdx(page, { routeOfFile, routesKey, cache });
       return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
     });
     if (result) pages.push(result);
   }
 
+  // Earlier versions of edited documents: a long watch session would otherwise keep every one.
+  for (const key of cache.mdx.keys()) if (!cache.used.has(key)) cache.mdx.delete(key);
   if (errors.length > 0) {
     throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
   }
-  void config;
   return { codeCss: codeCss(cache), docs, posts, pages };
 }
 
@@ -239,20 +266,45 @@ export async function compileMdx(
   context: CompileContext,
 ): Promise<CompiledMdx> {
   const key = cacheKey(input, context);
-  const cached = context.cache.mdx.get(key);
+  context.cache.used.add(key);
+  const cached = context.cache.mdx.get(key) ?? context.cache.inflight.get(key);
   if (cached) return cached;
+  const compiling = compileUncached(input, context, key);
+  context.cache.inflight.set(key, compiling);
+  try {
+    const compiled = await compiling;
+    context.cache.mdx.set(key, compiled);
+    return compiled;
+  } finally {
+    context.cache.inflight.delete(key);
+  }
+}
 
+/**
+ * Starts compiling a document that was just saved, with the routes of the last build,
+ * while watch mode waits for the save to settle and reads the other sources: the build
+ * that follows finds it done or under way. A failure is left for that build to report
+ * (it compiles the same text); a file that is not a known document is left to the build.
+ */
+export function precompile(cache: CompileCache, file: string, source: string): void {
+  const last = cache.last;
+  if (!last || last.routeOfFile(file) === undefined) return;
+  const relFile = path.relative(last.root, file).split(path.sep).join('/');
+  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, routesKey: last.routesKey, cache }).catch(() => undefined);
+}
+
+async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {
   let entry = await readDiskEntry(context.cache, key);
   if (entry) {
     const registry = context.cache.styleToClass.getClassRegistry();
     for (const [name, style] of entry.classes) registry.set(name, style);
   } else {
     entry = await compileCode(input, context);
-    await writeDiskEntry(context.cache, key, entry);
+    // Written while the build goes on: an edit in watch mode should not wait for the disk.
+    const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
+    context.cache.writes.add(writing);
   }
-  const compiled: CompiledMdx = { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links };
-  context.cache.mdx.set(key, compiled);
-  return compiled;
+  return { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links };
 }
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
@@ -337,11 +389,14 @@ function mdxError(error: unknown, input: { relFile: string; source: string }): D
  * is in (a site need not have a tsconfig). The module is written next to docsgen's own
  * node_modules so its `react` import resolves to the same React that renders it.
  */
-async function importPage(page: SourcePage): Promise<unknown> {
+async function importPage(page: SourcePage): Promise<{ module: unknown; inputs: string[] }> {
   let code: string;
+  let inputs: string[];
   try {
     const result = await esbuild.build({
       entryPoints: [page.file],
+      absWorkingDir: process.cwd(),
+      metafile: true,
       bundle: true,
       packages: 'external',
       platform: 'node',
@@ -352,6 +407,7 @@ async function importPage(page: SourcePage): Promise<unknown> {
       logLevel: 'silent',
     });
     code = result.outputFiles[0]?.text ?? '';
+    inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(process.cwd(), input));
   } catch (error) {
     const first = (error as esbuild.BuildFailure).errors?.[0];
     throw new DocsgenError(`Page could not be compiled: ${first?.text ?? String(error)}`, {
@@ -367,13 +423,37 @@ async function importPage(page: SourcePage): Promise<unknown> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${hash(page.file + code)}.mjs`);
   await writeFile(file, code);
-  return import(pathToFileURL(file).href);
+  return { module: await import(pathToFileURL(file).href), inputs };
 }
 
-async function loadTsxPage(page: SourcePage): Promise<CompiledTsxPage> {
+/** "mtime:size" of a file, or '' when it is gone. */
+async function signatureOf(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.mtimeMs}:${info.size}` : '';
+}
+
+/**
+ * A .tsx page, bundled and imported again only when a file its bundle read changed:
+ * bundling it is a good part of a rebuild that only changed a doc.
+ */
+async function loadTsxPage(page: SourcePage, cache: CompileCache): Promise<CompiledTsxPage> {
+  const known = cache.tsx.get(page.file);
+  if (known) {
+    const now = await Promise.all(known.inputs.map(([file]) => signatureOf(file)));
+    if (now.every((signature, i) => signature === known.inputs[i]![1])) return { ...known.loaded, page };
+  }
+  const loaded = await importTsxPage(page);
+  cache.tsx.set(page.file, { inputs: await Promise.all(loaded.inputs.map(async (file): Promise<[string, string]> => [file, await signatureOf(file)])), loaded: loaded.page });
+  return loaded.page;
+}
+
+async function importTsxPage(page: SourcePage): Promise<{ page: CompiledTsxPage; inputs: string[] }> {
   let mod: { default?: unknown; meta?: Partial<PageMeta> };
+  let inputs: string[];
   try {
-    mod = (await importPage(page)) as typeof mod;
+    const imported = await importPage(page);
+    mod = imported.module as typeof mod;
+    inputs = imported.inputs;
   } catch (error) {
     if (error instanceof DocsgenError) throw error;
     throw new DocsgenError(`Page could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
@@ -394,7 +474,7 @@ async function loadTsxPage(page: SourcePage): Promise<CompiledTsxPage> {
       hint: "Add `export const meta = { title: '...', description: '...' };` for the <title> and meta description.",
     });
   }
-  return { page, Component: mod.default as ComponentType, meta: { title: mod.meta.title, description: mod.meta.description } };
+  return { page: { page, Component: mod.default as ComponentType, meta: { title: mod.meta.title, description: mod.meta.description } }, inputs };
 }
 
 function hash(text: string): string {

@@ -263,12 +263,26 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
   }
 }
 
+/**
+ * Every post's summary is made on every render, also when watch mode renders only the
+ * page that was edited; counting the words of each post again would be most of that render.
+ */
+const minutesByFile = new Map<string, { source: string; minutes: number }>();
+
+function readingMinutes(file: string, source: string): number {
+  const known = minutesByFile.get(file);
+  if (known?.source === source) return known.minutes;
+  const minutes = Math.max(1, Math.round(readingTime(source).minutes));
+  minutesByFile.set(file, { source, minutes });
+  return minutes;
+}
+
 function summaryOf(entry: CompiledPost): PostSummary {
   return {
     title: entry.post.frontMatter.title,
     route: entry.post.route,
     date: entry.post.date,
-    readingMinutes: Math.max(1, Math.round(readingTime(entry.post.source).minutes)),
+    readingMinutes: readingMinutes(entry.post.relFile, entry.post.source),
     authors: entry.post.authors,
     tags: entry.post.tags.map((t) => ({ label: t.label, route: t.route })),
   };

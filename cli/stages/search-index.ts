@@ -109,11 +109,43 @@ export interface SearchIndexResult {
   stems: number;
 }
 
-export async function buildSearchIndex(input: SearchIndexInput, config: SiteConfig): Promise<SearchIndexResult> {
-  const pages = collectSearchPages(input, config);
-  const data = buildIndexData(pages);
+export interface SearchIndexOptions {
+  /** Awaited at every pause: watch mode lets its server answer the pages being reloaded first. */
+  yieldTo?: () => Promise<void>;
+  /** Stops the work at the next pause (watch mode: a newer build supersedes it). */
+  signal?: AbortSignal;
+}
+
+export async function buildSearchIndex(input: SearchIndexInput, config: SiteConfig, options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
+  const pause = timeSlicer(undefined, options.yieldTo, options.signal);
+  const pages = await collectSearchPages(input, config, pause);
+  const data = await buildIndexData(pages, pause);
   const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
+  if (pause.due()) await pause();
   return { files: indexFiles(data), pages: pages.length, records: data.passages.length, stems };
+}
+
+/** Awaited between pieces of work when due(): see timeSlicer(). */
+export interface Pause {
+  (): Promise<void>;
+  due(): boolean;
+}
+
+/**
+ * Gives the event loop a turn every few milliseconds. Watch mode builds the index while
+ * its server answers the browsers that are reloading the edited page; a stage that held
+ * the loop for a tenth of a second would hold their requests as long.
+ */
+export function timeSlicer(sliceMs = 4, yieldTo?: () => Promise<void>, signal?: AbortSignal): Pause {
+  let since = performance.now();
+  const pause = (async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldTo?.();
+    signal?.throwIfAborted();
+    since = performance.now();
+  }) as Pause;
+  pause.due = () => performance.now() - since >= sliceMs;
+  return pause;
 }
 
 // ------------------------------------------------------------------ Portuguese stemming (build time only)
@@ -148,16 +180,19 @@ export function stem(token: string): string {
 
 // ------------------------------------------------------------------ records
 
-/** The pages search covers, split into records. */
 /**
  * A page's records depend on its HTML alone, and watch mode keeps the RenderedPage of every
  * page it did not re-render: reading each page once saves most of this stage on a rebuild.
+ * The same holds for an API document, which watch mode keeps while its files are unchanged.
  */
 const recordsOfPage = new WeakMap<RenderedPage, SearchRecord[]>();
+const recordsOfApi = new WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>();
 
-export function collectSearchPages(input: SearchIndexInput, config: SiteConfig): SearchPage[] {
+/** The pages search covers, split into records. */
+export async function collectSearchPages(input: SearchIndexInput, config: SiteConfig, pause = timeSlicer()): Promise<SearchPage[]> {
   const out: SearchPage[] = [];
   for (const page of input.pages) {
+    if (pause.due()) await pause();
     const kind = INDEXED_KINDS[page.kind];
     if (!kind || !page.indexable) continue;
     if (page.kind === 'api') {
@@ -168,7 +203,9 @@ export function collectSearchPages(input: SearchIndexInput, config: SiteConfig):
           hint: 'Every entry of apiReferences in site.config.ts needs a spec that loads; check its id and spec path.',
         });
       }
-      out.push({ url: page.route, title: page.title, kind, records: apiRecords(api, page.title) });
+      let known = recordsOfApi.get(api);
+      if (known?.title !== page.title) recordsOfApi.set(api, (known = { title: page.title, records: apiRecords(api, page.title) }));
+      out.push({ url: page.route, title: page.title, kind, records: known.records });
       continue;
     }
     try {
@@ -350,67 +387,92 @@ export function passageBounds(text: string, size = PASSAGE_CHARS): [start: numbe
   return bounds;
 }
 
-/** The index in memory: what the files will hold. */
-export function buildIndexData(pages: readonly SearchPage[]): SearchIndexData {
-  interface Counted {
-    weights: Map<string, number>;
-    bonuses: Map<string, number>;
-    firstPassage: Map<string, number>;
-    length: number;
-  }
-  const forms = new Map<string, Set<string>>();
-  const counted: Counted[] = [];
-  const passages: SearchPassage[][] = [];
-  /** Indexes one field of a record; returns its number of terms. */
-  const add = (entry: Counted, text: string, field: FieldName, passageAt?: (offset: number) => number) => {
+/** What one record adds to the index, apart from its share of the collection's statistics. */
+interface RecordCounts {
+  /** Weighted count of each term. */
+  weights: Map<string, number>;
+  bonuses: Map<string, number>;
+  /** The passage where each term of the text first appears. */
+  firstPassage: Map<string, number>;
+  /** The word forms of each term found in the record. */
+  forms: Map<string, Set<string>>;
+  /** Terms in the text and heading, for length normalisation. */
+  length: number;
+  passages: SearchPassage[];
+}
+
+/**
+ * A record's counts depend on the record alone; the records of pages that did not change
+ * are the same objects from one watch-mode rebuild to the next, so only the edited
+ * page's text is read again.
+ */
+const countsOfRecord = new WeakMap<SearchRecord, RecordCounts>();
+
+function countRecord(rec: SearchRecord): RecordCounts {
+  const bounds = passageBounds(rec.text);
+  const counts: RecordCounts = { weights: new Map(), bonuses: new Map(), firstPassage: new Map(), forms: new Map(), length: 0, passages: [] };
+  const passageAt = (offset: number) => {
+    let i = 0;
+    while (i < bounds.length - 1 && offset >= bounds[i + 1]![0]) i++;
+    return i;
+  };
+  /** Indexes one field; returns its number of terms. */
+  const add = (text: string, field: FieldName, withPassages: boolean) => {
     const found: string[] = [];
     for (const word of words(text)) {
       for (const token of wordTokens(word.text)) {
         if (isStopword(token)) continue;
         const term = stem(token);
         found.push(term);
-        if (passageAt && !entry.firstPassage.has(term)) entry.firstPassage.set(term, passageAt(word.start));
-        let set = forms.get(term);
-        if (!set) forms.set(term, (set = new Set()));
+        if (withPassages && !counts.firstPassage.has(term)) counts.firstPassage.set(term, passageAt(word.start));
+        let set = counts.forms.get(term);
+        if (!set) counts.forms.set(term, (set = new Set()));
         set.add(token);
       }
     }
     const { weight, bonus, shared } = FIELDS[field];
     const share = shared ? bonus / Math.sqrt(Math.max(1, new Set(found).size)) : bonus;
-    for (const term of found) entry.weights.set(term, (entry.weights.get(term) ?? 0) + weight);
-    if (share > 0) for (const term of new Set(found)) entry.bonuses.set(term, (entry.bonuses.get(term) ?? 0) + share);
+    for (const term of found) counts.weights.set(term, (counts.weights.get(term) ?? 0) + weight);
+    if (share > 0) for (const term of new Set(found)) counts.bonuses.set(term, (counts.bonuses.get(term) ?? 0) + share);
     return found.length;
   };
+  // Length normalisation looks at what the reader sees: the text and the heading.
+  counts.length = add(rec.text, 'body', true);
+  for (const field of rec.fields) {
+    const length = add(field.text, field.field, false);
+    if (field.text === rec.heading) counts.length += length;
+  }
+  counts.length = Math.max(1, counts.length);
+  counts.passages = bounds.map(([start, end]) => ({
+    h: rec.heading,
+    a: rec.anchor,
+    t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
+  }));
+  return counts;
+}
+
+/** The index in memory: what the files will hold. */
+export async function buildIndexData(pages: readonly SearchPage[], pause = timeSlicer()): Promise<SearchIndexData> {
+  const forms = new Map<string, Set<string>>();
+  const counted: RecordCounts[] = [];
   for (const page of pages) {
     for (const rec of page.records) {
-      const bounds = passageBounds(rec.text);
-      const entry: Counted = { weights: new Map(), bonuses: new Map(), firstPassage: new Map(), length: 0 };
-      const passageAt = (offset: number) => {
-        let i = 0;
-        while (i < bounds.length - 1 && offset >= bounds[i + 1]![0]) i++;
-        return i;
-      };
-      // Length normalisation looks at what the reader sees: the text and the heading.
-      entry.length = add(entry, rec.text, 'body', passageAt);
-      for (const field of rec.fields) {
-        const length = add(entry, field.text, field.field);
-        if (field.text === rec.heading) entry.length += length;
+      if (pause.due()) await pause();
+      let counts = countsOfRecord.get(rec);
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec)));
+      counted.push(counts);
+      for (const [term, termForms] of counts.forms) {
+        let set = forms.get(term);
+        if (!set) forms.set(term, (set = new Set()));
+        for (const form of termForms) set.add(form);
       }
-      entry.length = Math.max(1, entry.length);
-      counted.push(entry);
-      passages.push(
-        bounds.map(([start, end]) => ({
-          h: rec.heading,
-          a: rec.anchor,
-          t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
-        })),
-      );
     }
   }
 
   const averageLength = counted.reduce((sum, r) => sum + r.length, 0) / Math.max(1, counted.length);
   const postings = new Map<string, Posting[]>();
-  counted.forEach(({ weights, bonuses, firstPassage, length }, record) => {
+  for (const [record, { weights, bonuses, firstPassage, length }] of counted.entries()) {
+    if (pause.due()) await pause();
     const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength);
     for (const [term, weight] of weights) {
       let list = postings.get(term);
@@ -418,14 +480,15 @@ export function buildIndexData(pages: readonly SearchPage[]): SearchIndexData {
       const impact = IMPACT_SCALE * ((weight * (BM25.k1 + 1)) / (weight + norm) + (bonuses.get(term) ?? 0));
       list.push({ record, weight: Math.round(impact), passage: firstPassage.get(term) ?? 0 });
     }
-  });
+  }
 
   // A word form's shard is decided by its first three letters; a stem goes into every shard one of its forms falls in.
   const keys = new Set<string>();
   for (const set of forms.values()) for (const form of set) keys.add(shardKey(form));
   const buckets = bucketCount(keys.size);
   const shards: SearchShard[] = Array.from({ length: buckets }, () => ({}));
-  for (const term of [...postings.keys()].sort()) {
+  for (const [i, term] of [...postings.keys()].sort().entries()) {
+    if (i % 256 === 0 && pause.due()) await pause();
     const termForms = [...forms.get(term)!].sort();
     const encoded = encodePostings(postings.get(term)!);
     for (const form of termForms) shards[shardBucket(shardKey(form), buckets)]![term] = [termForms.join(','), encoded];
@@ -437,7 +500,7 @@ export function buildIndexData(pages: readonly SearchPage[]): SearchIndexData {
     counts: pages.map((p) => p.records.length),
     buckets,
   };
-  return { meta, shards, passages };
+  return { meta, shards, passages: counted.map((c) => c.passages) };
 }
 
 /** About three prefixes per shard file: a query word then downloads well under a kilobyte. */
@@ -447,15 +510,31 @@ function bucketCount(keys: number): number {
   return buckets;
 }
 
+/** Passages of unchanged records are the same objects from one rebuild to the next. */
+const jsonOfPassage = new WeakMap<SearchPassage, string>();
+
+function passageJson(passage: SearchPassage): string {
+  let json = jsonOfPassage.get(passage);
+  if (json === undefined) jsonOfPassage.set(passage, (json = JSON.stringify(passage)));
+  return json;
+}
+
+/** Where the index's files live in the output: the fixed entry point, and the folders named by content. */
+export function isSearchIndexFile(rel: string): boolean {
+  return rel === SEARCH_META_PATH || rel.startsWith(`${SEARCH_FOLDER}/`);
+}
+
+const SEARCH_FOLDER = 'assets/search';
+
 /** The index as output files; the folder name is a hash of the contents. */
 export function indexFiles(data: SearchIndexData): OutputAsset[] {
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, JSON.stringify(passage)])));
+  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, passageJson(passage)])));
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
-  const folder = `assets/search/${hash.digest('hex').slice(0, 10)}`;
+  const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
   const meta: SearchMeta = { ...data.meta, base: `/${folder}/` };
   return [
     { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) },

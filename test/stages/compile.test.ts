@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DocsgenError } from '../../cli/errors.ts';
-import { compileMdx, createCompileCache } from '../../cli/stages/compile.ts';
+import { compileMdx, createCompileCache, precompile } from '../../cli/stages/compile.ts';
 import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 
 const cache = createCompileCache();
@@ -115,5 +115,24 @@ describe('compile', () => {
       assert.match(error.excerpt ?? '', /> 8 \| <div>sem fechar/);
       return true;
     });
+  });
+
+  it('lets a build join the compilation a save started, and leaves unknown files to the build', async () => {
+    const own = createCompileCache();
+    const file = '/site/content/docs/salvo.mdx';
+    const source = '---\ntitle: T\ndescription: D\n---\n\nTexto salvo.\n';
+    const routeOfFile = (f: string) => (f === file ? '/docs/salvo' : undefined);
+    precompile(own, file, source);
+    assert.equal(own.inflight.size, 0, 'before any build there are no routes to compile with');
+    own.last = { routesKey: 'routes', routeOfFile, root: '/site' };
+    precompile(own, '/site/content/docs/novo.mdx', source);
+    assert.equal(own.inflight.size, 0, 'a file the last build did not know waits for the build');
+    precompile(own, file, source);
+    const started = [...own.inflight.values()];
+    assert.equal(started.length, 1);
+    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, routesKey: 'routes', cache: own });
+    assert.equal(compiled, await started[0], 'the build got the compilation already under way');
+    assert.equal(own.inflight.size, 0);
+    assert.equal(own.mdx.get([...own.mdx.keys()][0]!), compiled);
   });
 });
