@@ -13,7 +13,7 @@
 import { existsSync, type Stats } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuildSession } from './build.ts';
+import type { BuildSession, SiteOutput } from './build.ts';
 import { loadConfig, type SiteConfig } from './config.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt, formatAnyError, isDocsgenError } from './errors.ts';
 import { createLogger, formatMs, type Logger, type LogLevel } from './log.ts';
@@ -21,6 +21,7 @@ import { TEMPLATES_DIR } from './paths.ts';
 import { startServer, type RunningServer } from './serve.ts';
 import { bundleLiveReloadClient, createLiveReload, type LiveReload, type OverlayError, type OverlayPayload } from './watch/live.ts';
 import type { MirrorChange } from './watch/output.ts';
+import type { SearchIndexOptions } from './stages/search-index.ts';
 import type { TemplateLoader } from './watch/templates.ts';
 
 export interface WatchOptions {
@@ -53,9 +54,11 @@ export interface WatchHandle {
   close(): Promise<void>;
 }
 
-const DEFAULT_DEBOUNCE_MS = 15;
+const DEFAULT_DEBOUNCE_MS = 10;
 /** chokidar ignores a second change to a file this soon after the first. */
 const CHANGE_THROTTLE_MS = 50;
+/** Longest that background work (the search index) waits for the server to finish answering, per pause. */
+const BACKGROUND_WAIT_MS = 200;
 /** Watched in the site folder besides the folders the config names; docsgen's templates/ are watched too. */
 const WATCHED = ['content', 'static', 'openapi', 'site.config.ts'];
 
@@ -105,6 +108,8 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   const [{ buildSite, createBuildSession, defaultCacheDir, disposeBuildSession }, { createTemplateLoader }, { createOutputMirror, routeOfFile }, chokidar] = modules;
   /** Made with the first config: compiled MDX is also kept on disk, so the next start is quick. */
   let session: BuildSession | undefined;
+  /** Starts compiling a saved document during the debounce; loaded with the first build. */
+  let precompile: ((cache: BuildSession['compile'], file: string, source: string) => void) | undefined;
   const mirror = createOutputMirror(outDir);
   let config: SiteConfig | undefined;
   const templates: TemplateLoader = createTemplateLoader(TEMPLATES_DIR);
@@ -138,6 +143,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   let finishing: Promise<void> = Promise.resolve();
 
   const onChange = (file: string) => {
+    mirror.interrupt();
     if (closed) return;
     pending.add(file);
     if (timer) clearTimeout(timer);
@@ -156,6 +162,10 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   const signature = (info: Stats) => `${info.mtimeMs}:${info.size}`;
   const onFileChange = (file: string, stats?: Stats) => {
     onChange(file);
+    if (!running && session && /\.mdx?$/.test(file)) {
+      const compileCache = session.compile;
+      void readFile(file, 'utf8').then((source) => precompile?.(compileCache, file, source), () => undefined);
+    }
     clearTimeout(trailing.get(file));
     const seen = stats ? signature(stats) : undefined;
     const check = setTimeout(() => {
@@ -194,6 +204,16 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     });
   }
 
+  /** The server answered what it was asked, or a slow download has had its share of time. */
+  const serverIdle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, BACKGROUND_WAIT_MS);
+      void server.idle().then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
   // ---------------------------------------------------------------- rebuild
   async function rebuild(batch: ReadonlySet<string>, first = false): Promise<void> {
     const started = performance.now();
@@ -211,15 +231,17 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
         configStale = false;
       }
       session ??= createBuildSession({ incremental: true, cacheDir: defaultCacheDir(config) });
+      precompile ??= (await import('./stages/compile.ts')).precompile;
       if (templatesStale) {
         session.render = await buildLogger.task('templates', () => templates.load());
         templatesStale = false;
       }
-      const site = await buildSite(config, { logger: buildLogger, session });
+      const site = await buildSite(config, { logger: buildLogger, session, searchIndex: 'later' });
       if (closed) return;
-      // The last build's on-demand files may still be going to disk; this build's writes wait for them.
-      await finishing;
-      const { change, finish } = await buildLogger.task('write', () => mirror.sync(site, config!));
+      // The search index is made after the browsers were told, in the gaps between the requests of the pages they reload.
+      const later = site.searchIndex;
+      const output = later ? { ...site, searchIndex: (options?: SearchIndexOptions) => later({ ...options, yieldTo: serverIdle }) } : site;
+      const { change, finish } = await buildLogger.task('write', () => mirror.sync(output, config!));
       const ms = performance.now() - started;
       const recovered = errors !== undefined;
       errors = undefined;
@@ -228,7 +250,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       if (first) {
         if (change.routes.length > 0) live.send({ type: 'reload', routes: change.routes });
       } else {
-        notify(live, change);
+        notify(live, change, site);
       }
       // Search index, sitemap, feeds and stale files: written while the next build may already run.
       finishing = finish().catch((error: unknown) => logger.error(`${clock()} ${formatAnyError(error)}`));
@@ -290,7 +312,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
   const firstBuild = rebuild(new Set(), true);
   running = firstBuild
-    .then(() => warmUp(session))
+    .then(() => warmUp(session, () => closed || pending.size > 0))
     .catch(() => undefined)
     .finally(() => {
       running = undefined;
@@ -324,19 +346,27 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
 /**
  * When the first build took every document from the disk cache, the highlighter and the
- * MDX compiler have not run yet, and the first edit would pay for starting them (about a
- * third of a second). Compiling a scratch document right after the first build pays it
- * while the author is still reading. The scratch cache keeps it out of the real caches;
- * only the highlighter, which holds no per-site state, is handed over.
+ * MDX compiler have not run yet, and the first edits would pay for starting them and for
+ * the JIT's first passes over their code (a third of a second, then tens of milliseconds
+ * per edit). Compiling a document of the site a few times right after the first build
+ * pays it while the author is still reading; a save meanwhile stops it. The scratch cache keeps it out of the
+ * real caches; only the highlighter, which holds no per-site state, is handed over.
  */
-async function warmUp(session: BuildSession | undefined): Promise<void> {
+async function warmUp(session: BuildSession | undefined, interrupted: () => boolean): Promise<void> {
   if (!session || session.compile.highlighter) return;
   const { compileMdx, createCompileCache } = await import('./stages/compile.ts');
   const scratch = createCompileCache();
-  const source = '## Warm-up\n\nText.\n\n```text\nwarm-up\n```\n';
-  await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => undefined, cache: scratch }).catch(() => undefined);
+  const sources = [...(session.lastRender?.sources ?? new Map<string, string>())].filter(([file]) => /\.mdx?$/.test(file)).map(([, source]) => source);
+  // A document of typical length: the longest would keep the compiler busy for a second.
+  const sample = sources.sort((a, b) => a.length - b.length)[Math.floor(sources.length / 2)] ?? '## Warm-up\n\nText.\n\n```text\nwarm-up\n```\n';
+  for (let run = 0; run < WARM_UP_RUNS && !interrupted(); run++) {
+    const source = `${sample}\n\nWarm-up ${run}.\n`;
+    await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => '/', cache: scratch }).catch(() => undefined);
+  }
   session.compile.highlighter ??= scratch.highlighter;
 }
+
+const WARM_UP_RUNS = 4;
 
 /** The folders and files to watch: the conventional ones, plus wherever the config points. */
 function watchTargets(root: string, config?: SiteConfig): string[] {
@@ -390,10 +420,20 @@ async function writePlaceholder(outDir: string): Promise<void> {
   await writeFile(path.join(outDir, '404.html'), page('Building…'));
 }
 
-function notify(live: LiveReload, change: MirrorChange): void {
+function notify(live: LiveReload, change: MirrorChange, site: SiteOutput): void {
   if (change.reloadAll) live.send({ type: 'reload-all' });
   else if (change.cssSwap) live.send({ type: 'css', swap: change.cssSwap });
-  else if (change.routes.length > 0) live.send({ type: 'reload', routes: change.routes });
+  else if (change.routes.length > 0) live.send({ type: 'reload', routes: change.routes, pages: pushedPages(change.routes, site, live) });
+}
+
+/** Pages sent along with a reload: an edit usually changes one or two, and the open page then needs no request. */
+const PUSHED_PAGES = 4;
+
+function pushedPages(routes: readonly string[], site: SiteOutput, live: LiveReload): Record<string, string> | undefined {
+  if (routes.length > PUSHED_PAGES) return undefined;
+  const pages: Record<string, string> = {};
+  for (const page of site.pages) if (routes.includes(page.route)) pages[page.route] = live.transformHtml(page.html);
+  return pages;
 }
 
 function summary(change: MirrorChange, routeOfFile: (file: string) => string): string {

@@ -177,8 +177,37 @@ describe('docsgen serve --watch', () => {
     // The docs root shows the main doc, so it changed too; nothing else did.
     const reload = await waitFor('a reload event', () => eventsAfter(seen).find((e) => e.event === 'reload'));
     assert.deepEqual([...(reload.data.routes as string[])].sort(), ['/docs', '/docs/introducao']);
+    // The new pages come with the event, as served (live-reload client included), so an open page needs no request.
+    const pushed = reload.data.pages as Record<string, string>;
+    assert.deepEqual(Object.keys(pushed).sort(), ['/docs', '/docs/introducao']);
+    assert.match(pushed['/docs/introducao']!, /Texto editado da introdução/);
+    assert.equal(pushed['/docs/introducao'], (await page('/docs/introducao')).html);
     assert.equal((await stat(other)).mtimeMs, otherBefore, 'an unrelated page was not rewritten');
     assert.match(terminal(), /content\/docs\/introducao\.mdx → 2 pages \/docs\/introducao, \/docs updated in \d+ ms/);
+  });
+
+  it('brings the search index up to date after the browsers were told, leaving one index folder', async () => {
+    const searchIndex = async () => {
+      const meta = JSON.parse(await read('dist/search/index.json')) as { base: string };
+      const folder = file(`dist${meta.base}`);
+      const passages = await Promise.all((await readdir(path.join(folder, 'f'))).map((name) => readFile(path.join(folder, 'f', name), 'utf8')));
+      return { base: meta.base, text: passages.join('\n'), folders: await readdir(file('dist/assets/search')) };
+    };
+    const before = await searchIndex();
+    assert.match(before.text, /Texto editado da introdução/);
+    // Two saves in a row: the second stops the first one's index half-way, and the index that stays is the last one's.
+    await edit('content/docs/introducao.mdx', (t) => t.replace('Texto editado da introdução', 'Texto indexado uma vez'));
+    await waitFor('the first save to be served', async () => (await page('/docs/introducao')).html.includes('Texto indexado uma vez'));
+    await edit('content/docs/introducao.mdx', (t) => t.replace('Texto indexado uma vez', 'Texto indexado de novo'));
+    await waitFor('the second save to be served', async () => (await page('/docs/introducao')).html.includes('Texto indexado de novo'));
+    await watch.idle();
+    const after = await searchIndex();
+    assert.notEqual(after.base, before.base);
+    assert.match(after.text, /Texto indexado de novo/);
+    assert.doesNotMatch(after.text, /Texto indexado uma vez|Texto editado da introdução/);
+    assert.deepEqual(after.folders, [after.base.split('/').filter(Boolean).pop()], 'older index folders are deleted');
+    const leftovers = (await readdir(file('dist'), { recursive: true })).filter((name) => path.basename(String(name)).startsWith('.'));
+    assert.deepEqual(leftovers, [], 'no temporary files are left behind');
   });
 
   it('re-renders every page whose sidebar shows a title that changed', async () => {

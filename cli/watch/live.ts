@@ -38,7 +38,8 @@ export interface OverlayPayload {
 
 /** What the server pushes; the client acts on each kind. */
 export type LiveMessage =
-  | { type: 'reload'; routes: string[] }
+  /** `pages`: the new HTML of some of the routes, as served, so an open page can update without asking for it. */
+  | { type: 'reload'; routes: string[]; pages?: Record<string, string> }
   | { type: 'reload-all' }
   | { type: 'css'; swap: Record<string, string> }
   | { type: 'build-error'; payload: OverlayPayload }

@@ -7,12 +7,13 @@
  * are not written yet.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from '../build.ts';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { NOT_FOUND_ROUTE } from '../stages/render.ts';
+import { isSearchIndexFile } from '../stages/search-index.ts';
 import { pageFiles } from '../stages/write.ts';
 
 type Contents = string | Uint8Array;
@@ -39,45 +40,110 @@ export interface OutputMirror {
   /**
    * Writes what open pages need (pages, client assets, static files, API documents) and
    * deletes the files of removed pages. `finish` then writes the files fetched only on
-   * demand (search index, sitemap, feeds: new files before the ones that point at them)
-   * and deletes stale files: the caller tells the browsers in between, so a search index
-   * of a thousand small files does not delay the reload.
+   * demand (sitemap, feeds, and the search index, made then when the build left it for
+   * later: new files before the ones that point at them) and deletes stale files. The
+   * caller tells the browsers in between, so a search index of a thousand small files
+   * delays no reload.
    */
   sync(site: SiteOutput, config: SiteConfig): Promise<{ change: MirrorChange; finish: () => Promise<void> }>;
+  /**
+   * Stops the last `finish` from starting more file operations: a file just changed, and
+   * the build it starts should find the disk free. The next sync's `finish` does the work
+   * again with the newer files.
+   */
+  interrupt(): void;
 }
 
 export function createOutputMirror(outDir: string): OutputMirror {
-  /** What this mirror knows to be in the folder; undefined until the first sync reads it. */
+  /**
+   * What is in the folder, kept file by file as each write or deletion completes;
+   * undefined until the first sync reads the folder, and after a failure.
+   */
   let onDisk: Map<string, Entry> | undefined;
+  /** The last sync's `finish` while it runs: the next sync stops it and takes over its work. */
+  let background: { stop: AbortController } | undefined;
   let tempCounter = 0;
 
-  async function put(rel: string, contents: Contents): Promise<void> {
+  /**
+   * Writes one file. `fresh`: the file is in a folder no served file is in (a new search
+   * index folder, named by its contents), so nothing can read it half-written and it is
+   * written in place; otherwise it is written under a dot name and renamed over the old one.
+   */
+  async function put(disk: Map<string, Entry>, rel: string, entry: Entry, fresh?: { dirs: Set<string> }): Promise<void> {
     const target = path.join(outDir, ...rel.split('/'));
-    await mkdir(path.dirname(target), { recursive: true });
-    // A dot name: the server never serves it, so the half-written file is never seen.
-    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${tempCounter++}.tmp`);
-    await writeFile(temp, contents);
-    await rename(temp, target);
+    const dir = path.dirname(target);
+    if (!fresh?.dirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      fresh?.dirs.add(dir);
+    }
+    if (fresh) {
+      await writeFile(target, entry.contents);
+    } else {
+      // A dot name: the server never serves it, so the half-written file is never seen.
+      const temp = path.join(dir, `.${path.basename(target)}.${process.pid}-${tempCounter++}.tmp`);
+      await writeFile(temp, entry.contents);
+      await rename(temp, target);
+    }
+    disk.set(rel, entry);
   }
 
-  async function remove(rels: readonly string[], limit?: number): Promise<void> {
-    const targets = rels.map((rel) => path.join(outDir, ...rel.split('/')));
-    await inParallel(targets, limit, (target) =>
-      unlink(target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      }),
+  /** Deletes files, and a whole folder at once where every file in it goes (the last search index). */
+  async function remove(disk: Map<string, Entry>, rels: readonly string[], limit?: number, signal?: AbortSignal): Promise<void> {
+    const going = new Set(rels);
+    const folders = wholeFolders(going, [...disk.keys()]);
+    const inFolder = (rel: string) => folders.some((folder) => rel.startsWith(`${folder}/`));
+    const removed: string[] = [];
+    await inParallel(
+      [...folders.map((folder) => ({ folder })), ...rels.filter((rel) => !inFolder(rel)).map((rel) => ({ rel }))],
+      limit,
+      async (item) => {
+        if ('folder' in item) {
+          await rm(path.join(outDir, ...item.folder.split('/')), { recursive: true, force: true });
+          for (const rel of rels) if (rel.startsWith(`${item.folder}/`)) disk.delete(rel);
+          removed.push(`${item.folder}/.`);
+          return;
+        }
+        await unlink(path.join(outDir, ...item.rel.split('/'))).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
+        disk.delete(item.rel);
+        removed.push(item.rel);
+      },
+      signal,
     );
     // Drop the folders the deletions left empty, deepest first, up to the output folder itself.
     const dirs = new Set<string>();
-    for (const target of targets) {
+    for (const rel of removed) {
+      const target = path.join(outDir, ...rel.split('/'));
       for (let dir = path.dirname(target); dir.length > outDir.length && dir.startsWith(outDir + path.sep); dir = path.dirname(dir)) dirs.add(dir);
     }
     for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined);
   }
 
+  const failed = (error: unknown): never => {
+    // An operation may have half happened: read the folder again next time rather than trust memory.
+    onDisk = undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new DocsgenError(`Could not update ${path.relative(process.cwd(), outDir) || outDir}: ${message}`, {
+      hint: 'Check the free disk space and the permissions of the output folder, then save again.',
+      cause: error,
+    });
+  };
+
   return {
+    interrupt() {
+      background?.stop.abort();
+      background = undefined;
+    },
     async sync(site, config) {
-      const previous = onDisk ?? (await readOutputFolder(outDir));
+      // The last build's search index and clean-up are superseded by this build's. Its file
+      // operations in flight still record themselves in `disk` as they complete, so this
+      // build need not wait for them.
+      background?.stop.abort();
+      background = undefined;
+      const disk = onDisk ?? (await readOutputFolder(outDir));
+      onDisk = disk;
+      const previous = new Map(disk);
       const wanted = new Map<string, Entry>();
       // Same precedence as write(): static files first, build output over them.
       for (const [rel, entry] of await staticEntries(config.dirs.static, previous)) wanted.set(rel, entry);
@@ -89,64 +155,86 @@ export function createOutputMirror(outDir: string): OutputMirror {
       for (const [rel, entry] of wanted) {
         const before = previous.get(rel);
         if (!before || !sameContents(before.contents, entry.contents)) changed.push(rel);
+        // The same bytes, in the form the next build will compare with (the same string, usually).
+        else if (before !== entry) disk.set(rel, entry);
       }
-      const gone = [...previous.keys()].filter((rel) => !wanted.has(rel));
+      // The last search index is replaced when the next one is made, in `finish`.
+      const gone = [...previous.keys()].filter((rel) => !wanted.has(rel) && !(site.searchIndex && isSearchIndexFile(rel)));
 
       const isPage = (rel: string) => rel.endsWith('.html');
       const onDemand = (rel: string) => wanted.get(rel)?.origin === 'generated' && !rel.startsWith('openapi/');
-      const failed = (error: unknown): never => {
-        // The folder is now partly updated: read it again next time rather than trust memory.
-        onDisk = undefined;
-        const message = error instanceof Error ? error.message : String(error);
-        throw new DocsgenError(`Could not update ${path.relative(process.cwd(), outDir) || outDir}: ${message}`, {
-          hint: 'Check the free disk space and the permissions of the output folder, then save again.',
-          cause: error,
-        });
-      };
       try {
         // What pages load comes before the pages; a removed page disappears before browsers are told.
-        await inParallel(changed.filter((r) => !isPage(r) && !onDemand(r)), FAST, (rel) => put(rel, wanted.get(rel)!.contents));
-        await inParallel(changed.filter(isPage), FAST, (rel) => put(rel, wanted.get(rel)!.contents));
-        await remove(gone.filter(isPage));
+        await inParallel(changed.filter((r) => !isPage(r) && !onDemand(r)), FAST, (rel) => put(disk, rel, wanted.get(rel)!));
+        await inParallel(changed.filter(isPage), FAST, (rel) => put(disk, rel, wanted.get(rel)!));
+        await remove(disk, gone.filter(isPage));
       } catch (error) {
         failed(error);
       }
-      onDisk = wanted;
 
       const routes = [...new Set([...changed, ...gone].filter(isPage).map(routeOfFile))];
       const touched = [...changed, ...gone];
       const originOf = (rel: string) => (wanted.get(rel) ?? previous.get(rel))?.origin;
       const reloadAll = touched.some((rel) => originOf(rel) === 'static' || rel.startsWith('openapi/'));
       const change: MirrorChange = { written: changed, deleted: gone, routes, cssSwap: cssOnly(changed, gone, previous, wanted), reloadAll };
-      const finish = async () => {
+
+      const later = async (signal: AbortSignal) => {
+        // A search index that fails to build leaves the last one served; the error is the caller's to show.
+        const files = site.searchIndex ? await site.searchIndex({ signal }) : [];
+        for (const file of files) wanted.set(file.path, { contents: file.contents, origin: 'generated' });
+        const due = [...wanted].filter(([rel, entry]) => onDemand(rel) && !(disk.has(rel) && sameContents(disk.get(rel)!.contents, entry.contents)));
+        // Folders that hold no served file yet: their files can be written without the rename dance.
+        const servedDirs = new Set([...disk.keys()].map((rel) => path.dirname(path.join(outDir, ...rel.split('/')))));
+        const fresh = (rel: string) => !servedDirs.has(path.dirname(path.join(outDir, ...rel.split('/'))));
+        const made = { dirs: new Set<string>() };
         try {
-          const later = changed.filter(onDemand);
-          await inParallel(later.filter((rel) => !previous.has(rel)), GENTLE, (rel) => put(rel, wanted.get(rel)!.contents));
-          await inParallel(later.filter((rel) => previous.has(rel)), GENTLE, (rel) => put(rel, wanted.get(rel)!.contents));
-          await remove(gone.filter((rel) => !isPage(rel)), GENTLE);
+          // New files before the files that point at them (the search index's entry point, the sitemap).
+          await inParallel(due.filter(([rel]) => !disk.has(rel)), GENTLE, ([rel, entry]) => put(disk, rel, entry, fresh(rel) ? made : undefined), signal);
+          await inParallel(due.filter(([rel]) => disk.has(rel)), GENTLE, ([rel, entry]) => put(disk, rel, entry), signal);
+          await remove(disk, [...disk.keys()].filter((rel) => !wanted.has(rel) && !isPage(rel)), GENTLE, signal);
         } catch (error) {
           failed(error);
         }
+      };
+      const finish = () => {
+        const stop = new AbortController();
+        // Stopped by the next sync: that one's `finish` does the same work with newer files.
+        const done = later(stop.signal).catch((error: unknown) => {
+          if (!stop.signal.aborted) throw error;
+        });
+        background = { stop };
+        return done;
       };
       return { change, finish };
     },
   };
 }
 
+/**
+ * The highest folders (other than the output folder itself) all of whose files are
+ * going: deleting each at once is one operation instead of a thousand.
+ */
+function wholeFolders(going: ReadonlySet<string>, present: readonly string[]): string[] {
+  const candidates = new Set<string>();
+  for (const rel of going) for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) candidates.add(dir);
+  const whole = [...candidates].filter((dir) => present.every((rel) => !rel.startsWith(`${dir}/`) || going.has(rel)));
+  return whole.filter((dir) => !whole.some((other) => other !== dir && dir.startsWith(`${other}/`)));
+}
+
 /** File operations in flight at once for what open pages wait for. */
 const FAST = 32;
 /**
  * For the files written after the browsers were told: Node runs file operations on a
- * pool of four threads, shared with the server reading the pages those browsers are
- * reloading. A thousand queued search-index writes would make every reload wait.
+ * pool of four threads, shared with the server reading the pages browsers load. Three at
+ * a time leaves the server a thread however many search-index files are queued.
  */
-const GENTLE = 2;
+const GENTLE = 3;
 
-/** Runs `fn` over `items`, `limit` at a time: a rebuild can replace a thousand small search-index files. */
-async function inParallel<T>(items: readonly T[], limit = FAST, fn: (item: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, `limit` at a time: a rebuild can replace a thousand small search-index files. Stops taking items once `signal` aborts. */
+async function inParallel<T>(items: readonly T[], limit = FAST, fn: (item: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
