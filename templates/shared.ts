@@ -71,6 +71,13 @@ export const EVENTS = {
    * routes means every page.
    */
   invalidate: 'docsgen:invalidate',
+  /**
+   * Dispatched by watch mode, cancelable, when the page on screen was rebuilt. The router
+   * cancels it and swaps the new version in where the reader is, without a page load;
+   * uncancelled (no router on the page), watch mode reloads the page. detail: { html?: string },
+   * the new page when watch mode sent it along.
+   */
+  refresh: 'docsgen:refresh',
 } as const;
 
 /** Texts of the error states (spec §8), shared by the server markup and the client. */

@@ -5,7 +5,7 @@
  * page until the file is fixed. It is bundled on its own and injected by the watch
  * server into the HTML it serves; `docsgen build` never includes it.
  */
-import { DATA, canonicalPath } from '../shared.ts';
+import { DATA, EVENTS, canonicalPath } from '../shared.ts';
 
 interface OverlayError {
   message: string;
@@ -34,6 +34,12 @@ function reload(): void {
     // Storage blocked: the page reloads at the top, which is all that is lost.
   }
   location.reload();
+}
+
+/** The page on screen was rebuilt: the site's router swaps it in place when it can, else the page reloads. */
+function refresh(html: string | undefined): void {
+  const event = new CustomEvent(EVENTS.refresh, { cancelable: true, detail: { html } });
+  if (document.dispatchEvent(event)) reload();
 }
 
 function restoreScroll(): void {
@@ -151,9 +157,10 @@ function connect(): void {
     else hideOverlay();
   });
   source.addEventListener('reload', (event) => {
-    const data = parse<{ routes: string[] }>(event);
+    const data = parse<{ routes: string[]; pages?: Record<string, string> }>(event);
     if (!data) return;
-    if (data.routes.includes(canonicalPath(location.pathname))) return reload();
+    const here = canonicalPath(location.pathname);
+    if (data.routes.includes(here)) return refresh(data.pages?.[here]);
     for (const route of data.routes) changedElsewhere.add(route);
   });
   source.addEventListener('reload-all', () => reload());

@@ -12,8 +12,9 @@
  * is fetched at most once per visit.
  */
 import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } from '../shared.ts';
-import { mountEagerIslands, unmountIslands } from './islands.ts';
+import { isMounted, mountEagerIslands, unmountIslands } from './islands.ts';
 import { closeMenu } from './menu.ts';
+import { keepLive, morph } from './morph.ts';
 import { restoreTabs } from './tabs.ts';
 import { syncThemeToggles } from './theme.ts';
 import { updateToc } from './toc.ts';
@@ -97,9 +98,9 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function fetchPage(path: string, priority: 'high' | 'low'): Promise<Loaded> {
+async function fetchPage(path: string, priority: 'high' | 'low', cacheMode: RequestCache = 'default'): Promise<Loaded> {
   try {
-    const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'text/html' }, priority });
+    const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'text/html' }, priority, cache: cacheMode });
     if (!response.ok && response.status !== 404) {
       return { ok: false, reason: 'http', message: `The server answered ${response.status} ${response.statusText}`.trim() };
     }
@@ -309,6 +310,11 @@ function assetsDiffer(next: Document): boolean {
   return Array.from(next.querySelectorAll('link[rel="stylesheet"]')).some((l) => !have.has(l.getAttribute('href')));
 }
 
+/** What the sidebar lists, labels included: an edited title shows up in it after a refresh. */
+function sidebarItems(sidebar: Element): string {
+  return Array.from(sidebar.querySelectorAll('a[href], button'), (el) => `${el.getAttribute('href') ?? ''} ${el.textContent ?? ''}`).join('\n');
+}
+
 function sidebarLinks(sidebar: Element): string {
   return Array.from(sidebar.querySelectorAll('a[href], button'), (el) => el.getAttribute('href') ?? el.textContent).join('\n');
 }
@@ -474,6 +480,55 @@ export async function navigate(target: URL, mode: Mode): Promise<void> {
   document.dispatchEvent(new CustomEvent(EVENTS.navigate, { detail: { url } }));
 }
 
+/** A real page load that comes back where the reader is: initRouter() restores the entry's position. */
+function reloadHere(): void {
+  saveScroll();
+  location.reload();
+}
+
+/**
+ * Watch mode rebuilt the page on screen: the new version replaces it where the reader is
+ * (scroll position, open sidebar categories, focus outside the page, search), which is
+ * quicker than a page load and keeps the author's place. A page whose scripts or styles
+ * changed, or that runs an island, is loaded anew instead.
+ */
+async function refresh(html: string | undefined): Promise<void> {
+  const path = currentPath;
+  cache.delete(path);
+  // A navigation is under way: the reader is leaving this page.
+  if (pending) return;
+  const page = document.getElementById(IDS.page);
+  if (!path || !page || Array.from(page.querySelectorAll<HTMLElement>(`[${DATA.island}]`)).some(isMounted)) return reloadHere();
+  const result: Loaded = html !== undefined ? { ok: true, html } : await fetchPage(`${path}${location.search}`, 'high', 'no-cache');
+  // The reader moved on meanwhile: the page they went to is fetched afresh anyway.
+  if (pending || path !== currentPath) return;
+  if (!result.ok) return reloadHere();
+  const next = new DOMParser().parseFromString(result.html, 'text/html');
+  const incoming = next.getElementById(IDS.page);
+  if (!incoming || assetsDiffer(next)) return reloadHere();
+  const [x, y] = [window.scrollX, window.scrollY];
+  // The sidebar as the reader left it, unless its items changed; the search island as it runs.
+  const sidebar = page.querySelector('.doc-sidebar');
+  const nextSidebar = incoming.querySelector('.doc-sidebar');
+  if (sidebar && nextSidebar && sidebarItems(sidebar) === sidebarItems(nextSidebar)) keepLive(sidebar, nextSidebar);
+  const navbar = document.querySelector('.navbar');
+  const nextNavbar = next.querySelector('.navbar');
+  const search = navbar?.querySelector(`[${DATA.island}="search"]`);
+  const nextSearch = nextNavbar?.querySelector(`[${DATA.island}="search"]`);
+  if (search && nextSearch) keepLive(search, nextSearch);
+  syncHead(next);
+  if (navbar && nextNavbar) morph(navbar, nextNavbar);
+  morph(page, incoming);
+  syncThemeToggles();
+  const fresh = document.getElementById(IDS.page) ?? page;
+  restoreTabs(fresh);
+  window.scrollTo(x, y);
+  updateToc();
+  observeLinks(fresh);
+  observeLinks(document.querySelector('.navbar') ?? fresh);
+  mountEagerIslands(fresh);
+}
+
 function onClick(event: MouseEvent): void {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const anchor = anchorOf(event.target);
@@ -549,6 +604,13 @@ export function initRouter(): void {
     const routes = (event as CustomEvent<{ routes?: string[] } | null>).detail?.routes;
     if (!routes) cache.clear();
     else for (const route of routes) cache.delete(canonicalPath(route));
+  });
+  document.addEventListener(EVENTS.refresh, (event) => {
+    event.preventDefault();
+    refresh((event as CustomEvent<{ html?: string } | null>).detail?.html).catch((error: unknown) => {
+      console.error('docsgen: updating the page in place failed; reloading it.', error);
+      reloadHere();
+    });
   });
   initPrefetch();
 }

@@ -82,20 +82,55 @@ describe('serve --watch in the browser', () => {
     for (const dir of [docsgen, root]) if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('shows an edit in the open page without a manual reload, at the same scroll position', async () => {
+  it('swaps an edit into the open page where the reader is: no page load, no request, same scroll, sidebar as left', async () => {
     const page = await browser.newPage();
     const errors = collectErrors(page);
     await open(page, url, '/docs/introducao');
+    // The reader closed a sidebar category: a page load would open it again.
+    const guia = page.locator('.doc-sidebar button.menu__caret', { hasText: 'Guia' });
+    await guia.click({ timeout: WAIT_MS });
+    await waitFor('the category to close', async () => (await guia.getAttribute('aria-expanded')) === 'false');
     await page.evaluate(() => window.scrollTo(0, 1500));
     await waitFor('the page to scroll', () => page.evaluate(() => Math.round(window.scrollY) === 1500));
     await page.evaluate(() => {
       window.docsgenWatchMarker = 'before the edit';
     });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
 
     await edit(site('content/docs/introducao.mdx'), (t) => t.replace('Parágrafo 20 da introdução', 'Parágrafo 20 reescrito'));
     await waitFor('the new text in the open page', async () => (await bodyText(page)).includes('Parágrafo 20 reescrito'));
-    assert.equal(await page.evaluate(() => window.docsgenWatchMarker), undefined, 'the page reloaded');
-    await waitFor('the scroll position to be restored', () => page.evaluate(() => Math.abs(window.scrollY - 1500) <= 2));
+    assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'before the edit', 'the page was updated in place, not loaded again');
+    assert.equal(await page.evaluate(() => Math.round(window.scrollY)), 1500, 'the scroll position did not move');
+    assert.equal(await guia.getAttribute('aria-expanded'), 'false', 'the sidebar kept the category the reader closed');
+    assert.deepEqual(
+      requested.filter((p) => p.startsWith('/docs')),
+      [],
+      'the new page came with the change event, so the browser did not ask for it',
+    );
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#docsgen-page').length), 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('shows a changed title in the sidebar and the heading of the open page', async () => {
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await open(page, url, '/docs/guia/segundo');
+    await page.evaluate(() => {
+      window.docsgenWatchMarker = 'before the edit';
+    });
+    const file = site('content/docs/guia/segundo.mdx');
+    const original = await edit(file, (t) => t.replace('title: Segundo passo', 'title: Passo dois'));
+    try {
+      await waitFor('the new title in the sidebar', async () => (await page.locator('.doc-sidebar a.menu__link--active').textContent()) === 'Passo dois');
+      assert.equal(await page.locator('main h1').first().textContent(), 'Passo dois');
+      assert.match(await page.title(), /^Passo dois \| /);
+      assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'before the edit', 'updated in place');
+    } finally {
+      await writeFile(file, original);
+    }
+    await waitFor('the old title back', async () => (await page.locator('.doc-sidebar a.menu__link--active').textContent()) === 'Segundo passo');
     assert.deepEqual(errors, []);
     await page.close();
   });

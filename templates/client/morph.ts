@@ -1,0 +1,36 @@
+/**
+ * Turns a live element into a copy of another (from a parsed page) by replacing only the
+ * subtrees that differ. An edit in watch mode changes a paragraph; replacing the whole
+ * page would make the browser style and lay out all of it again, and lose whatever the
+ * reader's browser state holds in the parts that did not change.
+ */
+export function morph(current: Element, next: Element): void {
+  if (current.tagName !== next.tagName || current.childNodes.length !== next.childNodes.length || !sameAttributes(current, next)) {
+    current.replaceWith(document.adoptNode(next));
+    return;
+  }
+  const incoming = Array.from(next.childNodes);
+  Array.from(current.childNodes).forEach((node, i) => {
+    const other = incoming[i]!;
+    if (node.isEqualNode(other)) return;
+    if (node instanceof Element && other instanceof Element) morph(node, other);
+    else node.replaceWith(document.adoptNode(other));
+  });
+}
+
+function sameAttributes(a: Element, b: Element): boolean {
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (const attribute of Array.from(a.attributes)) {
+    if (b.getAttribute(attribute.name) !== attribute.value) return false;
+  }
+  return true;
+}
+
+/**
+ * Makes morph() leave `live` as it is: the parsed page gets a copy of it in place of
+ * `incoming`, so the two compare equal. For parts the reader changed (open sidebar
+ * categories) or a script runs (the search island).
+ */
+export function keepLive(live: Element, incoming: Element): void {
+  incoming.replaceWith(incoming.ownerDocument.importNode(live, true));
+}
