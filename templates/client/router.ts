@@ -518,6 +518,8 @@ async function refresh(html: string | undefined): Promise<void> {
   if (search && nextSearch) keepLive(search, nextSearch);
   syncHead(next);
   if (navbar && nextNavbar) morph(navbar, nextNavbar);
+  // Islands waiting for a first interaction are armed again below, on the elements that stay.
+  unmountIslands(page);
   morph(page, incoming);
   syncThemeToggles();
   const fresh = document.getElementById(IDS.page) ?? page;
