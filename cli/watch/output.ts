@@ -6,8 +6,8 @@
  * pages that disappeared are deleted, in an order that never serves a page whose assets
  * are not written yet.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from '../build.ts';
 import type { SiteConfig } from '../config.ts';
@@ -85,6 +85,23 @@ export function createOutputMirror(outDir: string): OutputMirror {
       await rename(temp, target);
     }
     disk.set(rel, entry);
+  }
+
+  /**
+   * The files browsers wait for. The few of an edit (a page and its alias) are written
+   * synchronously: an asynchronous write waits its turn in Node's pool of four threads,
+   * which the last build's search index may still be using.
+   */
+  async function writeNow(disk: Map<string, Entry>, rels: readonly string[], wanted: Map<string, Entry>): Promise<void> {
+    if (rels.length > WRITE_NOW) return inParallel(rels, FAST, (rel) => put(disk, rel, wanted.get(rel)!));
+    for (const rel of rels) {
+      const target = path.join(outDir, ...rel.split('/'));
+      mkdirSync(path.dirname(target), { recursive: true });
+      const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${tempCounter++}.tmp`);
+      writeFileSync(temp, wanted.get(rel)!.contents);
+      renameSync(temp, target);
+      disk.set(rel, wanted.get(rel)!);
+    }
   }
 
   /** Deletes files, and a whole folder at once where every file in it goes (the last search index). */
@@ -165,8 +182,8 @@ export function createOutputMirror(outDir: string): OutputMirror {
       const onDemand = (rel: string) => wanted.get(rel)?.origin === 'generated' && !rel.startsWith('openapi/');
       try {
         // What pages load comes before the pages; a removed page disappears before browsers are told.
-        await inParallel(changed.filter((r) => !isPage(r) && !onDemand(r)), FAST, (rel) => put(disk, rel, wanted.get(rel)!));
-        await inParallel(changed.filter(isPage), FAST, (rel) => put(disk, rel, wanted.get(rel)!));
+        await writeNow(disk, changed.filter((r) => !isPage(r) && !onDemand(r)), wanted);
+        await writeNow(disk, changed.filter(isPage), wanted);
         await remove(disk, gone.filter(isPage));
       } catch (error) {
         failed(error);
@@ -221,6 +238,8 @@ function wholeFolders(going: ReadonlySet<string>, present: readonly string[]): s
   return whole.filter((dir) => !whole.some((other) => other !== dir && dir.startsWith(`${other}/`)));
 }
 
+/** Up to this many files, what open pages wait for is written synchronously. */
+const WRITE_NOW = 8;
 /** File operations in flight at once for what open pages wait for. */
 const FAST = 32;
 /**
@@ -302,11 +321,13 @@ async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
 async function staticEntries(dir: string, previous: Map<string, Entry>): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   if (!existsSync(dir)) return entries;
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+  // Listed and looked at synchronously, as the collect stage reads sources: a handful of
+  // metadata calls, quicker than queueing each behind the thread pool on every save.
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
     const rel = path.relative(dir, file).split(path.sep).join('/');
-    const info = await stat(file).catch(() => undefined);
+    const info = statSync(file, { throwIfNoEntry: false });
     if (!info) continue;
     const signature = `${info.mtimeMs}:${info.size}`;
     const before = previous.get(rel);
