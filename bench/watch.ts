@@ -3,7 +3,7 @@
  * folder, through the command line (`docsgen serve --watch`) in fresh processes:
  * - start → first 200 of a doc page: cold (no output folder, no compile cache) and warm
  *   (the second start: the last output and the compile cache are there);
- * - save of one doc → an open Chromium page shows the new text (it reloads by itself).
+ * - save of one doc → an open Chromium page shows the new text (swapped in by itself).
  * Ratios compare with the reference figures quoted in the watch-mode issue (measured on
  * machines like this one, not re-measured here). Run alone with
  * `node --import tsx bench/watch.ts`.
@@ -146,27 +146,34 @@ export async function benchWatch(edits = 7): Promise<WatchBench> {
       await new Promise((resolve) => setTimeout(resolve, SAVE_SPACING_MS));
       const marker = `Medição ${i + 1} do modo watch.`;
       const linesBefore = warm.output().split('\n').length;
-      // When the reloaded page first painted (wall clock), read from the page's own paint timing.
+      // When the page first painted with the new text (wall clock, read in the page): the
+      // router swaps the new version in place; a page that reloads instead is followed too.
       const shown = (async () => {
         const deadline = performance.now() + EDIT_TIMEOUT_MS;
         for (;;) {
-          await page.waitForEvent('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) });
-          const text = await page.evaluate(() => document.body.innerText).catch(() => '');
-          if (!text.includes(marker)) continue;
-          const painted = await page.evaluate(
-            () =>
-              new Promise<number>((resolve) => {
-                new PerformanceObserver((list) => {
-                  const entry = list.getEntriesByName('first-contentful-paint')[0] ?? list.getEntries()[0];
-                  if (entry) resolve(performance.timeOrigin + entry.startTime);
-                }).observe({ type: 'paint', buffered: true });
-                // No paint entry (a background tab never paints): the parse end stands in for it.
-                setTimeout(() => resolve(performance.timeOrigin + performance.timing.domContentLoadedEventStart - performance.timing.navigationStart), 1000);
-              }),
-          );
-          return painted;
+          try {
+            // A string, not a function: the TypeScript loader adds helpers to functions that do not exist in the page.
+            return await page.evaluate<number>(`new Promise((resolve) => {
+              const text = ${JSON.stringify(marker)};
+              // After the next frame's paint: requestAnimationFrame runs just before it, the timeout just after.
+              const painted = () => requestAnimationFrame(() => setTimeout(() => resolve(Date.now()), 0));
+              // textContent, not innerText: reading it does not make the browser lay the page out early.
+              if (document.body && document.body.textContent.includes(text)) return painted();
+              const observer = new MutationObserver(() => {
+                if (!document.body.textContent.includes(text)) return;
+                observer.disconnect();
+                painted();
+              });
+              observer.observe(document, { childList: true, subtree: true, characterData: true });
+            })`);
+          } catch (error) {
+            // A reload destroyed the page the wait ran in: wait again in the new one.
+            if (performance.now() > deadline || !/context was destroyed|navigat/i.test(String(error))) throw error;
+          }
         }
       })();
+      // The observer is in place before the save.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       const saved = Date.now();
       // A new paragraph at the top of the body, where an author would type.
       await writeFile(file, original.replace(/\n---\n\n/, `\n---\n\n${marker}\n\n`));
