@@ -23,8 +23,8 @@ const START_TIMEOUT_MS = 180_000;
 const EDIT_TIMEOUT_MS = 30_000;
 /**
  * Time between saves, as an author reads what changed before the next save. After each
- * rebuild the search index (some two thousand small files) is still being written for a
- * second or two, and a save inside that time waits for it.
+ * rebuild the search index (some two thousand small files) is written in the background
+ * for a second or two; a save meanwhile stops that work, which the next build redoes.
  */
 const SAVE_SPACING_MS = 2500;
 
