@@ -50,6 +50,17 @@ describe('serve --watch in the browser', () => {
     return before;
   };
 
+  /** A new tab on `route`, listening for changes, holding a marker that a page load would lose. */
+  const openMarked = async (route: string, marker: string) => {
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await open(page, url, route);
+    await page.evaluate((text) => {
+      window.docsgenWatchMarker = text;
+    }, marker);
+    return { page, errors };
+  };
+
   before(async () => {
     // docsgen's templates belong to docsgen, so a stylesheet edit needs a copy of docsgen.
     docsgen = await mkdtemp(path.join(os.tmpdir(), 'docsgen-copy-'));
@@ -83,18 +94,13 @@ describe('serve --watch in the browser', () => {
   });
 
   it('swaps an edit into the open page where the reader is: no page load, no request, same scroll, sidebar as left', async () => {
-    const page = await browser.newPage();
-    const errors = collectErrors(page);
-    await open(page, url, '/docs/introducao');
+    const { page, errors } = await openMarked('/docs/introducao', 'before the edit');
     // The reader closed a sidebar category: a page load would open it again.
     const guia = page.locator('.doc-sidebar button.menu__caret', { hasText: 'Guia' });
     await guia.click({ timeout: WAIT_MS });
     await waitFor('the category to close', async () => (await guia.getAttribute('aria-expanded')) === 'false');
     await page.evaluate(() => window.scrollTo(0, 1500));
     await waitFor('the page to scroll', () => page.evaluate(() => Math.round(window.scrollY) === 1500));
-    await page.evaluate(() => {
-      window.docsgenWatchMarker = 'before the edit';
-    });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
 
@@ -114,12 +120,7 @@ describe('serve --watch in the browser', () => {
   });
 
   it('shows a changed title in the sidebar and the heading of the open page', async () => {
-    const page = await browser.newPage();
-    const errors = collectErrors(page);
-    await open(page, url, '/docs/guia/segundo');
-    await page.evaluate(() => {
-      window.docsgenWatchMarker = 'before the edit';
-    });
+    const { page, errors } = await openMarked('/docs/guia/segundo', 'before the edit');
     const file = site('content/docs/guia/segundo.mdx');
     const original = await edit(file, (t) => t.replace('title: Segundo passo', 'title: Passo dois'));
     try {
@@ -136,12 +137,7 @@ describe('serve --watch in the browser', () => {
   });
 
   it('applies a stylesheet change without reloading the page', async () => {
-    const page = await browser.newPage();
-    const errors = collectErrors(page);
-    await open(page, url, '/docs/guia/primeiro');
-    await page.evaluate(() => {
-      window.docsgenWatchMarker = 'still here';
-    });
+    const { page, errors } = await openMarked('/docs/guia/primeiro', 'still here');
     const custom = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--docsgen-watch-test').trim());
     assert.equal(await custom(), '');
 
