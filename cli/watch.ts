@@ -142,9 +142,12 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   let running: Promise<void> | undefined;
   let finishing: Promise<void> = Promise.resolve();
 
+  /** When the first change of the batch waiting to be built was seen: the terminal times from there. */
+  let pendingSince: number | undefined;
   const onChange = (file: string) => {
     mirror.interrupt();
     if (closed) return;
+    pendingSince ??= performance.now();
     pending.add(file);
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -188,7 +191,9 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     running = (async () => {
       while (pending.size > 0 && !closed) {
         const batch = pending;
+        const since = pendingSince;
         pending = new Set();
+        pendingSince = undefined;
         await Promise.all(
           [...batch].map(async (file) => {
             const info = await stat(file).catch(() => undefined);
@@ -196,7 +201,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
             else builtAs.delete(file);
           }),
         );
-        await rebuild(batch);
+        await rebuild(batch, false, since);
       }
     })().finally(() => {
       running = undefined;
@@ -215,8 +220,9 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     });
 
   // ---------------------------------------------------------------- rebuild
-  async function rebuild(batch: ReadonlySet<string>, first = false): Promise<void> {
-    const started = performance.now();
+  /** `since`: when the change was seen, so the time printed covers the wait for the save to settle too. */
+  async function rebuild(batch: ReadonlySet<string>, first = false, since?: number): Promise<void> {
+    const started = since ?? performance.now();
     const what = first ? 'first build' : describe(batch, root);
     for (const file of batch) {
       if (file === configFile || file === config?.configFile) configStale = true;
