@@ -68,6 +68,8 @@ interface Broken {
  * after a one-page edit only that page is parsed.
  */
 const anchorsOfPage = new WeakMap<RenderedPage, PageAnchors>();
+/** Pages found valid, with their number of links checked, for one set of link targets. */
+let validFor: { targets: string; pages: WeakMap<RenderedPage, number> } = { targets: '', pages: new WeakMap() };
 
 export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Promise<{ checked: number }> {
   const byRoute = new Map<string, { page: RenderedPage; anchors: PageAnchors }>();
@@ -80,9 +82,23 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
   const origin = config.url.replace(/\/$/, '');
   const ignored = (href: string) => config.links.ignore.some((prefix) => href.startsWith(prefix));
 
+  // A page whose links all resolved stays valid while every link target (the routes with
+  // their ids, the other files, the config) is what it was: after an edit that changed no
+  // heading, only the edited page is checked again.
+  const targets = JSON.stringify([origin, config.links.ignore, [...input.files].sort(), [...byRoute].map(([route, { anchors }]) => [route, [...anchors.ids]])]);
+  if (targets !== validFor.targets) validFor = { targets, pages: new WeakMap() };
+  const valid = validFor.pages;
+
   const broken: Broken[] = [];
   let checked = 0;
   for (const { page, anchors } of byRoute.values()) {
+    const known = valid.get(page);
+    if (known !== undefined) {
+      checked += known;
+      continue;
+    }
+    const checkedBefore = checked;
+    const brokenBefore = broken.length;
     const seen = new Set<string>();
     for (const { href } of anchors.links) {
       if (seen.has(href)) continue;
@@ -127,6 +143,7 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
         });
       }
     }
+    if (broken.length === brokenBefore) valid.set(page, checked - checkedBefore);
   }
   if (broken.length === 0) return { checked };
   throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
