@@ -10,7 +10,7 @@
  * made meanwhile become one more build. A failed build never stops the server: the last
  * good output stays served, the terminal prints the error, the overlay shows it.
  */
-import { existsSync, type Stats } from 'node:fs';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildSession, SiteOutput } from './build.ts';
@@ -164,10 +164,13 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   const builtAs = new Map<string, string>();
   const signature = (info: Stats) => `${info.mtimeMs}:${info.size}`;
   const onFileChange = (file: string, stats?: Stats) => {
+    // Only the first save of a burst: compiling each one would only delay the build that takes them all.
+    const burst = pending.size > 0;
     onChange(file);
-    if (!running && session && /\.mdx?$/.test(file)) {
-      const compileCache = session.compile;
-      void readFile(file, 'utf8').then((source) => precompile?.(compileCache, file, source), () => undefined);
+    if (!burst && !running && session && precompile && /\.mdx?$/.test(file)) {
+      // Read at once, not through the thread pool: this is the start of the edit's critical path.
+      const source = readFileIfThere(file);
+      if (source !== undefined) precompile(session.compile, file, source);
     }
     clearTimeout(trailing.get(file));
     const seen = stats ? signature(stats) : undefined;
@@ -194,13 +197,11 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
         const since = pendingSince;
         pending = new Set();
         pendingSince = undefined;
-        await Promise.all(
-          [...batch].map(async (file) => {
-            const info = await stat(file).catch(() => undefined);
-            if (info) builtAs.set(file, signature(info));
-            else builtAs.delete(file);
-          }),
-        );
+        for (const file of batch) {
+          const info = statSync(file, { throwIfNoEntry: false });
+          if (info) builtAs.set(file, signature(info));
+          else builtAs.delete(file);
+        }
         await rebuild(batch, false, since);
       }
     })().finally(() => {
@@ -395,6 +396,15 @@ function watchedList(root: string, config: SiteConfig | undefined): string {
     // The site's own folders first, then docsgen's templates (shown absolute when the site lives elsewhere).
     .sort((a, b) => Number(path.isAbsolute(a)) - Number(path.isAbsolute(b)) || a.localeCompare(b));
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
+}
+
+function readFileIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    // Gone again (a rename, an editor's temporary file): the build sees what is there.
+    return undefined;
+  }
 }
 
 /** Layouts, components and shared.ts: the templates rendered in Node. client/ and styles/ are the browser bundle. */
