@@ -191,20 +191,17 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
   function kick(): void {
     if (running || closed || pending.size === 0) return;
-    running = (async () => {
-      while (pending.size > 0 && !closed) {
-        const batch = pending;
-        const since = pendingSince;
-        pending = new Set();
-        pendingSince = undefined;
-        for (const file of batch) {
-          const info = statSync(file, { throwIfNoEntry: false });
-          if (info) builtAs.set(file, signature(info));
-          else builtAs.delete(file);
-        }
-        await rebuild(batch, false, since);
-      }
-    })().finally(() => {
+    const batch = pending;
+    const since = pendingSince;
+    pending = new Set();
+    pendingSince = undefined;
+    for (const file of batch) {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info) builtAs.set(file, signature(info));
+      else builtAs.delete(file);
+    }
+    // Changes seen meanwhile wait for their own quiet time (the timer), or are taken at once if it already passed.
+    running = rebuild(batch, false, since).finally(() => {
       running = undefined;
       if (!timer) kick();
     });

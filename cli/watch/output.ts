@@ -308,12 +308,14 @@ function cssOnly(changed: string[], gone: string[], previous: Map<string, Entry>
 async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   if (!existsSync(outDir)) return entries;
-  for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const rel = path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    if (rel.split('/').some((part) => part.startsWith('.'))) continue;
+  const rels = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .filter((rel) => !rel.split('/').some((part) => part.startsWith('.')))
+    .sort();
+  await inParallel(rels, FAST, async (rel) => {
     entries.set(rel, { contents: await readFile(path.join(outDir, rel)), origin: rel.endsWith('.html') ? 'page' : 'asset' });
-  }
+  });
   return entries;
 }
 

@@ -5,7 +5,7 @@
  * page until the file is fixed. It is bundled on its own and injected by the watch
  * server into the HTML it serves; `docsgen build` never includes it.
  */
-import { DATA, EVENTS, canonicalPath } from '../shared.ts';
+import { EVENTS, canonicalPath } from '../shared.ts';
 
 interface OverlayError {
   message: string;
@@ -23,8 +23,6 @@ const EVENTS_URL = '/__docsgen/events';
 const SCROLL_KEY = 'docsgen.live-reload.scroll';
 const OVERLAY_ID = 'docsgen-error-overlay';
 
-/** Routes changed by a rebuild while this page stayed open: links to them must load afresh. */
-const changedElsewhere = new Set<string>();
 let serverId: string | undefined;
 
 function reload(): void {
@@ -159,9 +157,10 @@ function connect(): void {
   source.addEventListener('reload', (event) => {
     const data = parse<{ routes: string[]; pages?: Record<string, string> }>(event);
     if (!data) return;
+    // The router forgets its copies of these pages (prefetched, or kept for back and forward).
+    document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes } }));
     const here = canonicalPath(location.pathname);
-    if (data.routes.includes(here)) return refresh(data.pages?.[here]);
-    for (const route of data.routes) changedElsewhere.add(route);
+    if (data.routes.includes(here)) refresh(data.pages?.[here]);
   });
   source.addEventListener('reload-all', () => reload());
   source.addEventListener('css', (event) => {
@@ -175,18 +174,6 @@ function connect(): void {
   source.addEventListener('ok', () => hideOverlay());
 }
 
-// Runs before the client router's listener (capture phase): a link to a page that changed
-// since this one loaded gets a full page load, not the router's copy fetched earlier.
-document.addEventListener(
-  'click',
-  (event) => {
-    const anchor = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(anchor instanceof HTMLAnchorElement) || changedElsewhere.size === 0) return;
-    const url = new URL(anchor.href, location.href);
-    if (url.origin === location.origin && changedElsewhere.has(canonicalPath(url.pathname))) anchor.setAttribute(DATA.reload, '');
-  },
-  true,
-);
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && document.getElementById(OVERLAY_ID)) hideOverlay();
 });

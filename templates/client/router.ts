@@ -315,9 +315,6 @@ function sidebarItems(sidebar: Element): string {
   return Array.from(sidebar.querySelectorAll('a[href], button'), (el) => `${el.getAttribute('href') ?? ''} ${el.textContent ?? ''}`).join('\n');
 }
 
-function sidebarLinks(sidebar: Element): string {
-  return Array.from(sidebar.querySelectorAll('a[href], button'), (el) => el.getAttribute('href') ?? el.textContent).join('\n');
-}
 
 /**
  * When the next page has the same docs sidebar, the one on screen stays: its scroll
@@ -327,7 +324,7 @@ function sidebarLinks(sidebar: Element): string {
 function keepSidebar(oldPage: Element, newPage: Element): void {
   const oldSidebar = oldPage.querySelector('.doc-sidebar');
   const newSidebar = newPage.querySelector('.doc-sidebar');
-  if (!oldSidebar || !newSidebar || sidebarLinks(oldSidebar) !== sidebarLinks(newSidebar)) return;
+  if (!oldSidebar || !newSidebar || sidebarItems(oldSidebar) !== sidebarItems(newSidebar)) return;
   const active = newSidebar.querySelector('.menu__link--active')?.getAttribute('href');
   for (const link of oldSidebar.querySelectorAll('.menu__link--active')) {
     link.classList.remove('menu__link--active');
