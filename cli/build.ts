@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createLogger, type Logger, type StageTiming } from './log.ts';
@@ -201,11 +201,8 @@ function outputFileSet(config: SiteConfig, assets: readonly OutputAsset[], gener
 async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
   const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec) }));
   const hash = createHash('sha1').update(JSON.stringify([config.root, specs]));
-  for (const dir of [...new Set(specs.map((s) => path.dirname(s.file)))].sort()) {
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-    const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
-    for (const file of files) hash.update(`\0${file}\0`).update(await readFile(file));
-  }
+  // A document may not $ref other files (the openapi stage rejects it), so its own text is all it depends on.
+  for (const spec of specs) hash.update(`\0${spec.file}\0`).update(await readFile(spec.file).catch(() => ''));
   const key = hash.digest('hex');
   if (session.openapi?.key === key) return session.openapi.apis;
   const apis = await loadApiDocuments(specs, config.root);

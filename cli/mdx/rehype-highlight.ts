@@ -7,7 +7,7 @@
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import type { MdxJsxFlowElementHast } from 'mdast-util-mdx-jsx';
-import { bundledLanguages, type BundledLanguage, type BundledTheme, type HighlighterGeneric, type ShikiTransformer } from 'shiki';
+import { bundledLanguages, isPlainLang, type BundledLanguage, type BundledTheme, type HighlighterGeneric, type ShikiTransformer } from 'shiki';
 import type { Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
 
@@ -56,8 +56,8 @@ const rehypeHighlight: Plugin<[RehypeHighlightOptions], Root> = (options) => asy
 };
 
 async function ensureLanguage(highlighter: RehypeHighlightOptions['highlighter'], requested: string): Promise<string> {
-  const loaded = highlighter.getLoadedLanguages();
-  if (loaded.includes(requested) || requested === 'text' || requested === 'plaintext' || requested === 'txt') return loaded.includes(requested) ? requested : 'text';
+  if (isPlainLang(requested)) return 'text';
+  if (highlighter.getLoadedLanguages().includes(requested)) return requested;
   if (requested in bundledLanguages) {
     await highlighter.loadLanguage(requested as BundledLanguage);
     return requested;

@@ -17,10 +17,6 @@ const remarkThemeImports: Plugin<[], Root> = () => (tree) => {
     program.body = program.body.filter(
       (statement) => !(statement.type === 'ImportDeclaration' && typeof statement.source.value === 'string' && THEME.test(statement.source.value)),
     );
-    node.value = node.value
-      .split('\n')
-      .filter((line) => !/^\s*import\s.*from\s+['"]@theme\//.test(line))
-      .join('\n');
     return program.body.length > 0;
   });
 };

@@ -88,14 +88,9 @@ export async function collect(config: SiteConfig): Promise<Collected> {
   const errors: DocsgenError[] = [];
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
-  // Each kind gathers its own problems, so they are reported in the same order however the reads finish.
-  const found: [DocsgenError[], DocsgenError[], DocsgenError[]] = [[], [], []];
-  const [docs, { posts, tags }, pages] = await Promise.all([
-    collectDocs(config, rel, found[0]),
-    collectPosts(config, rel, found[1]),
-    collectPages(config, rel, found[2]),
-  ]);
-  errors.push(...found.flat());
+  const docs = await collectDocs(config, rel, errors);
+  const { posts, tags } = await collectPosts(config, rel, errors);
+  const pages = await collectPages(config, rel, errors);
   const sidebars = resolveSidebars(config, docs, errors);
 
   const mainDoc = docs.find((d) => d.id === config.docs.mainDoc);
@@ -113,7 +108,7 @@ export async function collect(config: SiteConfig): Promise<Collected> {
   return { docs, posts, pages, sidebars, tags };
 }
 
-async function listFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
+function listFiles(dir: string, extensions: readonly string[]): string[] {
   if (!existsSync(dir)) return [];
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   return entries
@@ -132,7 +127,7 @@ function readAll(files: readonly string[]): string[] {
 }
 
 async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourceDoc[]> {
-  const files = await listFiles(config.dirs.docs, ['.mdx', '.md']);
+  const files = listFiles(config.dirs.docs, ['.mdx', '.md']);
   const sources = readAll(files);
   const byId = new Map<string, SourceDoc>();
   for (const [index, file] of files.entries()) {
@@ -178,7 +173,7 @@ async function collectPosts(
   const tagRoute = (key: string) => `${config.blog.routeBasePath}/tags/${key}`;
   const tags = new Map<string, TagInfo>();
   const posts: SourcePost[] = [];
-  const files = await listFiles(dir, ['.mdx', '.md']);
+  const files = listFiles(dir, ['.mdx', '.md']);
   const sources = readAll(files);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
@@ -273,7 +268,7 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
 
 async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
-  const files = await listFiles(config.dirs.pages, ['.tsx', '.mdx']);
+  const files = listFiles(config.dirs.pages, ['.tsx', '.mdx']);
   const sources = readAll(files);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);

@@ -9,6 +9,7 @@ import { initCopyButtons } from './copy.ts';
 import { isMounted, mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
 import { initRouter } from './router.ts';
+import { isSearchShortcut } from './search-shortcut.ts';
 import { initSlideDecks } from './slides.ts';
 import { initTabs } from './tabs.ts';
 import { initTheme } from './theme.ts';
@@ -43,8 +44,7 @@ document.addEventListener('pointerover', (event) => {
   if ((event.target as Element | null)?.closest?.(`[${DATA.island}="search"]`)) startSearch();
 });
 document.addEventListener('keydown', (event) => {
-  const editing = (event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable="true"]');
-  if (!(((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') || (event.key === '/' && !editing))) return;
+  if (!isSearchShortcut(event)) return;
   const element = document.querySelector<HTMLElement>(`[${DATA.island}="search"]`);
   // Once mounted, the island handles its shortcuts itself.
   if (!element || isMounted(element)) return;

@@ -34,7 +34,7 @@ export interface ApiReferenceProps {
   downloads: { label: string; href: string }[];
   operations: ApiOperationView[];
   /** Props for the browser-only Stoplight Elements island. */
-  island: { specUrl: string; basePath: string; tryItServer: string };
+  island: { specUrl: string; tryItServer: string };
   contentLanguage?: string;
 }
 

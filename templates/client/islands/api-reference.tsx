@@ -31,8 +31,6 @@ const API = UntypedApi as ComponentType<ElementsApiProps>;
 export interface ApiReferenceIslandProps {
   /** The OpenAPI document as JSON, e.g. '/openapi/payment.json'. */
   specUrl: string;
-  /** The page's route. Elements routes with the URL hash, so it needs no base path. */
-  basePath: string;
   /** Server try-it sends requests to: the sandbox. */
   tryItServer: string;
 }
@@ -179,7 +177,6 @@ function readProps(raw: unknown): ApiReferenceIslandProps {
   }
   return {
     specUrl: value.specUrl,
-    basePath: typeof value.basePath === 'string' ? value.basePath : '/',
     tryItServer: typeof value.tryItServer === 'string' ? value.tryItServer : '',
   };
 }

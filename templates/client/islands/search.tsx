@@ -16,6 +16,7 @@ import { SearchButtonControl } from '../../components/SearchButton.tsx';
 import { mountReact } from '../island-root.tsx';
 import { excerpt, highlight, normalizeQuery, SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
 import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../search/format.ts';
+import { isSearchShortcut } from '../search-shortcut.ts';
 import { readStorage, writeStorage } from '../storage.ts';
 import { DATA } from '../../shared.ts';
 import '../../styles/search.css';
@@ -74,10 +75,6 @@ function isMac(): boolean {
   return /mac|iphone|ipad/i.test(platform);
 }
 
-function isEditable(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]') !== null;
-}
-
 /** An option of the listbox: a search hit (a link) or a recent search. */
 type Option = { kind: 'hit'; id: string; record: number; passage: number } | { kind: 'recent'; id: string; query: string };
 
@@ -125,10 +122,7 @@ function SearchIsland({ openOnMount }: { openOnMount: boolean }) {
     if (isMac()) setKeys('⌘ K');
     if (openOnMount) show();
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.isComposing) return;
-      const combo = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k';
-      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !isEditable(event.target);
-      if (!combo && !slash) return;
+      if (!isSearchShortcut(event)) return;
       event.preventDefault();
       show();
     };
