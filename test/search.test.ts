@@ -243,7 +243,8 @@ describe('search index stage', () => {
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
-    assert.equal(shardBucket('pag', 512), shardBucket('pag', 512));
+    // Pinned: the browser computes the same bucket to fetch, and a change would orphan every deployed index.
+    assert.equal(shardBucket('pag', 512), 279);
     assert.ok(shardBucket('pag', 512) < 512);
     const spread = new Set(['pag', 'hom', 'can', 'par', 'pos', 'v1', 'tra', 'ide'].map((k) => shardBucket(k, 64)));
     assert.ok(spread.size >= 6, 'prefixes spread over the buckets');

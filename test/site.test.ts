@@ -12,7 +12,7 @@ import { parseDocument } from 'htmlparser2';
 import { selectAll, selectOne } from 'css-select';
 import { textContent, getAttributeValue } from 'domutils';
 import type { Element } from 'domhandler';
-import { builtSite } from './helpers/site.ts';
+import { builtSite, repoRoot } from './helpers/site.ts';
 
 const SIDEBAR_DOCS = [
   'anexo/flow', 'anexo/meios-de-pagamento', 'anexo/metadados-de-pagamento', 'anexo/roteiro-homologacao', 'anexo/slide', 'anexo/tutorial-postman', 'anexo/usuarios-sandbox',
@@ -34,7 +34,7 @@ const parse = (html: string) => parseDocument(html);
 const title = (html: string) => textContent(selectOne('title', parse(html).children) ?? []);
 
 async function frontMatterTitle(id: string): Promise<string> {
-  const source = await readFile(path.join('content/docs', `${id}.mdx`), 'utf8');
+  const source = await readFile(path.join(repoRoot, 'content/docs', `${id}.mdx`), 'utf8');
   const match = /^title:\s*(.+)$/m.exec(source);
   assert.ok(match, `content/docs/${id}.mdx has a title`);
   return match[1]!.trim().replace(/^(['"])(.*)\1$/, '$2');

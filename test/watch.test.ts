@@ -193,10 +193,13 @@ describe('docsgen serve --watch', () => {
       const passages = await Promise.all((await readdir(path.join(folder, 'f'))).map((name) => readFile(path.join(folder, 'f', name), 'utf8')));
       return { base: meta.base, text: passages.join('\n'), folders: await readdir(file('dist/assets/search')) };
     };
+    await edit('content/docs/introducao.mdx', (t) => t.replace(/Texto (original|editado) da introdução/, 'Texto antes da busca'));
+    await waitFor('the edit to be served', async () => (await page('/docs/introducao')).html.includes('Texto antes da busca'));
+    await watch.idle();
     const before = await searchIndex();
-    assert.match(before.text, /Texto editado da introdução/);
+    assert.match(before.text, /Texto antes da busca/);
     // Two saves in a row: the second stops the first one's index half-way, and the index that stays is the last one's.
-    await edit('content/docs/introducao.mdx', (t) => t.replace('Texto editado da introdução', 'Texto indexado uma vez'));
+    await edit('content/docs/introducao.mdx', (t) => t.replace('Texto antes da busca', 'Texto indexado uma vez'));
     await waitFor('the first save to be served', async () => (await page('/docs/introducao')).html.includes('Texto indexado uma vez'));
     await edit('content/docs/introducao.mdx', (t) => t.replace('Texto indexado uma vez', 'Texto indexado de novo'));
     await waitFor('the second save to be served', async () => (await page('/docs/introducao')).html.includes('Texto indexado de novo'));
@@ -204,7 +207,7 @@ describe('docsgen serve --watch', () => {
     const after = await searchIndex();
     assert.notEqual(after.base, before.base);
     assert.match(after.text, /Texto indexado de novo/);
-    assert.doesNotMatch(after.text, /Texto indexado uma vez|Texto editado da introdução/);
+    assert.doesNotMatch(after.text, /Texto indexado uma vez|Texto antes da busca/);
     assert.deepEqual(after.folders, [after.base.split('/').filter(Boolean).pop()], 'older index folders are deleted');
     const leftovers = (await readdir(file('dist'), { recursive: true })).filter((name) => path.basename(String(name)).startsWith('.'));
     assert.deepEqual(leftovers, [], 'no temporary files are left behind');

@@ -87,7 +87,6 @@ describe('loadApiDocuments: the real documents', () => {
       assert.equal(api.document.openapi, '3.1.0');
       assert.ok(api.tags.length > 0);
       for (const tag of api.tags) assert.ok(tag.description.length > 10, `tag ${tag.name} needs a description`);
-      assert.deepEqual(JSON.parse(api.jsonText), api.document);
       assert.match(api.yamlText, /^openapi: 3\.1\.0/);
     }
   });
