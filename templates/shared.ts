@@ -41,8 +41,10 @@ export const DATA = {
   sidebarCategory: 'data-sidebar-category',
   toc: 'data-toc',
   versionDropdown: 'data-version',
-  /** Set on the search island by the shortcut that loads it, so it opens as soon as it mounts. */
+  /** Set on the search island by a shortcut or a click that came before it ran, so it opens as soon as it runs. */
   searchOpen: 'data-search-open',
+  /** Set on the search island while it handles its button and shortcuts itself. */
+  searchReady: 'data-search-ready',
   menuBack: 'data-menu-back',
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',

@@ -6,7 +6,7 @@
  */
 import { initAnnouncement, initDropdowns, initSidebar } from './chrome.ts';
 import { initCopyButtons } from './copy.ts';
-import { isMounted, mountEagerIslands, mountIsland } from './islands.ts';
+import { mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
 import { initRouter } from './router.ts';
 import { isSearchShortcut } from './search-shortcut.ts';
@@ -37,6 +37,12 @@ function startSearch(): void {
   const element = document.querySelector<HTMLElement>(`[${DATA.island}="search"]`);
   if (element) void mountIsland(element);
 }
+
+/** A click or a shortcut before the island runs: it opens the dialog as soon as it runs. */
+function openSearchWhenMounted(element: HTMLElement): void {
+  element.setAttribute(DATA.searchOpen, '');
+  startSearch();
+}
 document.addEventListener('focusin', (event) => {
   if ((event.target as Element | null)?.closest?.(`[${DATA.island}="search"]`)) startSearch();
 });
@@ -46,10 +52,15 @@ document.addEventListener('pointerover', (event) => {
 document.addEventListener('keydown', (event) => {
   if (!isSearchShortcut(event)) return;
   const element = document.querySelector<HTMLElement>(`[${DATA.island}="search"]`);
-  // Once mounted, the island handles its shortcuts itself.
-  if (!element || isMounted(element)) return;
+  // Once running, the island handles its shortcuts itself.
+  if (!element || element.hasAttribute(DATA.searchReady)) return;
   // The first press both loads and opens search, and must not reach the browser (Ctrl+K focuses its address bar).
   event.preventDefault();
-  element.setAttribute(DATA.searchOpen, '');
-  startSearch();
+  openSearchWhenMounted(element);
+});
+// A tap may come with no pointer before it, or before the code the pointer asked for has
+// loaded: the button's own handler does not exist yet, so the click is remembered here.
+document.addEventListener('click', (event) => {
+  const element = (event.target as Element | null)?.closest?.<HTMLElement>(`[${DATA.island}="search"]`);
+  if (element && !element.hasAttribute(DATA.searchReady)) openSearchWhenMounted(element);
 });

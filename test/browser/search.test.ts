@@ -76,6 +76,10 @@ async function islandMounted(page: Page): Promise<void> {
   });
 }
 
+function islandIsMounted(page: Page): Promise<boolean> {
+  return page.evaluate(() => Object.keys(document.querySelector('.navbar__search') ?? {}).some((key) => key.startsWith('__reactContainer')));
+}
+
 async function activeId(page: Page): Promise<string | null> {
   return page.getAttribute(INPUT, 'aria-activedescendant');
 }
@@ -151,6 +155,20 @@ describe('search dialog', () => {
     await home.keyboard.type('/v1');
     assert.equal(await home.inputValue(INPUT), '/v1');
     await home.close();
+  });
+
+  it('opens on the first click or tap of the navbar button, before its code has loaded', async () => {
+    const page = await open('/blog');
+    assert.equal(await islandIsMounted(page), false, 'nothing of search has run yet');
+    await page.click('.navbar .search-button');
+    await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+    await page.close();
+
+    // A click with no pointer before it, as a tap on a touch screen can be.
+    const touched = await open('/docs/documentacao/introducao');
+    await touched.dispatchEvent('.navbar .search-button', 'click');
+    await touched.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+    await touched.close();
   });
 
   it('does not open on hover alone: hovering only loads the code', async () => {

@@ -91,7 +91,7 @@ function Marked({ segments }: { segments: Segment[] }) {
   );
 }
 
-function SearchIsland({ openOnMount }: { openOnMount: boolean }) {
+function SearchIsland({ element }: { element: HTMLElement }) {
   const [open, setOpen] = useState(false);
   const [everOpened, setEverOpened] = useState(false);
   /** Bumped by every shortcut or click, so one pressed while the dialog is open selects the query again. */
@@ -120,15 +120,23 @@ function SearchIsland({ openOnMount }: { openOnMount: boolean }) {
 
   useEffect(() => {
     if (isMac()) setKeys('⌘ K');
-    if (openOnMount) show();
     const onKey = (event: KeyboardEvent) => {
       if (!isSearchShortcut(event)) return;
       event.preventDefault();
       show();
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [openOnMount, show]);
+    // From here on the button and the shortcuts are handled here; what came before, the page script kept.
+    element.setAttribute(DATA.searchReady, '');
+    if (element.hasAttribute(DATA.searchOpen)) {
+      element.removeAttribute(DATA.searchOpen);
+      show();
+    }
+    return () => {
+      element.removeAttribute(DATA.searchReady);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [element, show]);
 
   return (
     <>
@@ -465,13 +473,6 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
   );
 }
 
-/** The loader marks the island when a shortcut loaded it: then the dialog opens as soon as it is mounted. */
-function openedByShortcut(element: HTMLElement): boolean {
-  const opened = element.hasAttribute(DATA.searchOpen);
-  element.removeAttribute(DATA.searchOpen);
-  return opened;
-}
-
 export function mount(element: HTMLElement): () => void {
-  return mountReact(element, <SearchIsland openOnMount={openedByShortcut(element)} />);
+  return mountReact(element, <SearchIsland element={element} />);
 }
