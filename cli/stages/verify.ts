@@ -2,8 +2,22 @@
  * Stage: crawl the written site with linkinator through docsgen's own server on a
  * loopback port, so links are checked exactly as a production host resolves them
  * (both page aliases, 404s, assets). External links are only fetched on request.
+ *
+ * linkinator is driven page by page, not recursively: a recursive crawl keeps one queue
+ * item per link seen (every sidebar link of every page) and takes items with
+ * Array.shift(), which is quadratic in the site, and its `concurrency` does not bound
+ * how many requests it starts. Here each written page is fetched once as the root of
+ * its own non-recursive check, a few pages at a time, and every other URL is requested
+ * once for the whole site: the links every page shares (navbar, footer, assets) are
+ * checked by the first page that has them and skipped by the others. `cleanUrls` keeps
+ * linkinator from reading `/x` as the folder `/x/`, which made every table-of-contents
+ * `#id` link fetch the page a second time under another name.
+ *
+ * `#id` links within a page are checked against the written page; a `#id` on a link to
+ * another page is checked in memory by the check-links stage, which reads the same HTML
+ * this stage reads from disk.
  */
-import { LinkChecker } from 'linkinator';
+import { LinkChecker, LinkState } from 'linkinator';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { startServer } from '../serve.ts';
@@ -11,6 +25,10 @@ import { startServer } from '../serve.ts';
 export interface VerifyOptions {
   dir: string;
   checkExternal: boolean;
+  /** Routes of the written pages ('/docs/x'): each is fetched once and its links checked. */
+  routes: readonly string[];
+  /** Called after each page is checked. */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface VerifyResult {
@@ -18,46 +36,107 @@ export interface VerifyResult {
   skipped: number;
 }
 
+/** Pages checked at once, and requests each page's check may have in flight: at most their product in flight. */
+export const PAGES_IN_FLIGHT = 4;
+export const REQUESTS_PER_PAGE = 8;
+/** Linking pages kept per URL for the report; the others are counted. */
+const PARENTS_SHOWN = 3;
+
+export interface CrawlLedger {
+  /**
+   * Records that `parent` links to `url` and says whether this page's check must request
+   * it: only the first page that links to a URL does, and never for a written page,
+   * which is fetched as the root of its own check.
+   */
+  claim(url: string, parent: string): boolean;
+  /** A few pages linking to `url`, and how many in all. */
+  parentsOf(url: string): { shown: string[]; count: number };
+}
+
+export function createCrawlLedger(pageUrls: Iterable<string>): CrawlLedger {
+  const pages = new Set(pageUrls);
+  const seen = new Map<string, { shown: string[]; count: number }>();
+  return {
+    claim(url, parent) {
+      const entry = seen.get(url);
+      if (entry) {
+        if (!entry.shown.includes(parent)) {
+          entry.count++;
+          if (entry.shown.length < PARENTS_SHOWN) entry.shown.push(parent);
+        }
+        return false;
+      }
+      seen.set(url, { shown: [parent], count: 1 });
+      return !pages.has(url);
+    },
+    parentsOf(url) {
+      return seen.get(url) ?? { shown: [], count: 0 };
+    },
+  };
+}
+
+/** Runs `fn` on every item with at most `limit` running at once. */
+export async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export async function verify(options: VerifyOptions, config: SiteConfig): Promise<VerifyResult> {
   const server = await startServer({ dir: options.dir, port: 0, host: '127.0.0.1' });
   try {
-    const checker = new LinkChecker();
     const local = server.url;
     const ignored = config.links.ignore;
-    const result = await checker.check({
-      path: `${local}/`,
-      recurse: true,
-      concurrency: 16,
-      timeout: 20_000,
-      checkFragments: true,
-      linksToSkip: async (link: string) => {
-        if (ignored.some((prefix) => link.startsWith(prefix))) return true;
-        if (link.startsWith(local)) return false;
-        return !options.checkExternal;
-      },
-    });
-    const broken = result.links.filter((l) => l.state === 'BROKEN');
-    if (broken.length > 0) {
-      // Each broken URL once, with the pages that link to it.
-      const byUrl = new Map<string, { status: number | undefined; parents: Set<string> }>();
-      for (const link of broken) {
-        const entry = byUrl.get(link.url) ?? { status: link.status, parents: new Set<string>() };
-        if (link.parent) entry.parents.add(link.parent.replace(local, '') || '/');
-        byUrl.set(link.url, entry);
-      }
-      const errors = [...byUrl].map(([url, { status, parents }]) => {
-        const pages = [...parents].sort();
-        const shown = pages.slice(0, 3).join(', ') + (pages.length > 3 ? ` and ${pages.length - 3} more` : '');
-        return new DocsgenError(`Broken link ${url.replace(local, '')} (status ${status || 'no response'}), linked from ${shown || 'the start page'}.`, {
-          hint: url.startsWith(local)
-            ? 'The page or file does not exist in the output; fix the link or add the file to static/.'
-            : 'The external site did not answer with success; fix the URL or add its prefix to links.ignore in site.config.ts with a reason.',
-        });
+    const pageUrls = options.routes.map((route) => new URL(route, `${local}/`).href);
+    const ledger = createCrawlLedger(pageUrls);
+    const broken = new Map<string, { status: number | undefined; page?: string }>();
+    let checked = 0;
+    let skipped = 0;
+    let done = 0;
+    await forEachBounded(pageUrls, PAGES_IN_FLIGHT, async (pageUrl) => {
+      const result = await new LinkChecker().check({
+        path: pageUrl,
+        recurse: false,
+        cleanUrls: true,
+        concurrency: REQUESTS_PER_PAGE,
+        timeout: 20_000,
+        checkFragments: true,
+        linksToSkip: async (link: string) => {
+          if (link === pageUrl) return false;
+          if (ignored.some((prefix) => link.startsWith(prefix))) return true;
+          if (!link.startsWith(local) && !options.checkExternal) return true;
+          return !ledger.claim(link, pageUrl);
+        },
       });
-      throw new DocsgenErrors(`The crawl of the built site found ${byUrl.size} broken link${byUrl.size === 1 ? '' : 's'}:`, errors);
-    }
-    return { checked: result.links.filter((l) => l.state === 'OK').length, skipped: result.links.filter((l) => l.state === 'SKIPPED').length };
+      for (const link of result.links) {
+        if (link.state === LinkState.OK) checked++;
+        else if (link.state === LinkState.SKIPPED) skipped++;
+        // A missing #id of the page itself is reported with the page, the only one it concerns.
+        else broken.set(link.url, { status: link.status, page: link.url.includes('#') ? pageUrl : undefined });
+      }
+      options.progress?.(++done, pageUrls.length);
+    });
+    if (broken.size > 0) throw brokenLinksError(broken, ledger, local);
+    return { checked, skipped };
   } finally {
     await server.close();
   }
+}
+
+function brokenLinksError(broken: Map<string, { status: number | undefined; page?: string }>, ledger: CrawlLedger, local: string): DocsgenErrors {
+  const shortUrl = (url: string) => url.replace(local, '') || '/';
+  const errors = [...broken].map(([url, { status, page }]) => {
+    const parents = page ? { shown: [page], count: 1 } : ledger.parentsOf(url);
+    const pages = parents.shown.map(shortUrl).sort();
+    const shown = pages.join(', ') + (parents.count > pages.length ? ` and ${parents.count - pages.length} more` : '');
+    const what = url.includes('#') ? `(no element has the id #${url.split('#')[1]})` : `(status ${status || 'no response'})`;
+    return new DocsgenError(`Broken link ${shortUrl(url)} ${what}, linked from ${shown || 'the list of written pages'}.`, {
+      hint: url.startsWith(local)
+        ? 'The page or file does not exist in the output; fix the link or add the file to static/.'
+        : 'The external site did not answer with success; fix the URL or add its prefix to links.ignore in site.config.ts with a reason.',
+    });
+  });
+  return new DocsgenErrors(`The crawl of the built site found ${broken.size} broken link${broken.size === 1 ? '' : 's'}:`, errors);
 }
