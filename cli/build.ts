@@ -15,7 +15,7 @@ import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
-import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
+import { render, usedIslands, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
@@ -117,7 +117,7 @@ export async function buildSite(
   const collected = await task('collect', () => collect(config));
   const apis = await task('openapi', () => loadApis(config, session));
   const compiled = await task('compile', () => compile(collected, config, session.compile));
-  const client = await task('bundle', () => bundle(config, { cache: session.bundle }));
+  const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
   const pages = await task('render', () =>
     renderPages(
@@ -157,7 +157,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
-    if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
+    if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
     await discard(written.dir);

@@ -59,10 +59,20 @@ export async function disposeBundleCache(cache: BundleCache): Promise<void> {
 type SiteBuildOptions = esbuild.BuildOptions & { metafile: true; write: false };
 type ThemeInitOptions = esbuild.BuildOptions & { metafile: true; write: false };
 
-export async function bundle(config: SiteConfig, options: { minify?: boolean; cache?: BundleCache } = {}): Promise<BundleResult> {
+export interface BundleOptions {
+  minify?: boolean;
+  cache?: BundleCache;
+  /** Islands some page of the site uses (render's usedIslands()); the others are not bundled. Default: all. */
+  islands?: readonly string[];
+}
+
+export async function bundle(config: SiteConfig, options: BundleOptions = {}): Promise<BundleResult> {
   const clientDir = path.join(config.dirs.templates, 'client');
   const islandsDir = path.join(clientDir, 'islands');
-  const islandFiles = existsSync(islandsDir) ? (await readdir(islandsDir)).filter((f) => /\.(tsx|ts)$/.test(f)) : [];
+  const wanted = options.islands && new Set(options.islands);
+  const islandFiles = existsSync(islandsDir)
+    ? (await readdir(islandsDir)).filter((f) => /\.(tsx|ts)$/.test(f) && (!wanted || wanted.has(f.replace(/\.tsx?$/, ''))))
+    : [];
   const entryPoints: Record<string, string> = {
     main: path.join(clientDir, 'main.ts'),
     styles: path.join(config.dirs.templates, 'styles', 'main.css'),

@@ -46,6 +46,15 @@ export interface RenderInput {
 
 export const NOT_FOUND_ROUTE = '/404';
 
+/** Islands every page loads. */
+const PAGE_ISLANDS = ['search'];
+const API_ISLANDS = ['api-reference'];
+
+/** The islands some page of the site will load, so the bundle leaves the others out. */
+export function usedIslands(config: SiteConfig): string[] {
+  return [...PAGE_ISLANDS, ...(config.apiReferences.length > 0 ? API_ISLANDS : [])];
+}
+
 export interface RenderOptions {
   /** Render only these routes (watch mode, when one page's body changed); default all. */
   routes?: ReadonlySet<string>;
@@ -67,7 +76,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       ogType: entry.ogType,
       noindex: entry.kind === 'not-found',
     };
-    const wanted = new Set(['search', ...(entry.islands ?? [])]);
+    const wanted = new Set([...PAGE_ISLANDS, ...(entry.islands ?? [])]);
     const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
     const assets: PageAssets = { ...input.assets, islands, preload: [] };
     try {
@@ -78,7 +87,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         assets,
         children: entry.body,
       });
-      const html = `<!DOCTYPE html>${renderToString(element)}`;
+      const html = flatString(`<!DOCTYPE html>${renderToString(element)}`);
       pages.push({
         route: entry.route,
         kind: entry.kind,
@@ -134,7 +143,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       title: ref.title,
       description: ref.description,
       sourceFile: api.file,
-      islands: ['api-reference'],
+      islands: API_ISLANDS,
       body: createElement(ApiReference, {
         id: api.id,
         title: ref.title,
@@ -160,6 +169,16 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
 
   if (errors.length > 0) throw new DocsgenErrors(`${errors.length} page${errors.length === 1 ? '' : 's'} failed to render:`, errors);
   return pages;
+}
+
+/**
+ * renderToString() returns a rope of thousands of small strings; kept as is, a page
+ * holds several times its size in the heap until something reads it whole. Reading one
+ * character makes V8 copy it into one flat string and drop the rope.
+ */
+export function flatString(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 type EmitEntry = {
