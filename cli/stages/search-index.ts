@@ -25,6 +25,7 @@ import {
   SEARCH_FORMAT_VERSION,
   SEARCH_META_PATH,
   encodePostings,
+  type PagePassages,
   type Posting,
   type SearchKind,
   type SearchMeta,
@@ -510,13 +511,10 @@ function bucketCount(keys: number): number {
   return buckets;
 }
 
-/** Passages of unchanged records are the same objects from one rebuild to the next. */
-const jsonOfPassage = new WeakMap<SearchPassage, string>();
-
-function passageJson(passage: SearchPassage): string {
-  let json = jsonOfPassage.get(passage);
-  if (json === undefined) jsonOfPassage.set(passage, (json = JSON.stringify(passage)));
-  return json;
+/** One page's passages as written: the heading and anchor once per record, then its texts. */
+function pagePassagesJson(records: readonly SearchPassage[][]): string {
+  const out: PagePassages = records.map((list) => [list[0]?.h ?? '', list[0]?.a ?? '', list.map((p) => p.t)]);
+  return JSON.stringify(out);
 }
 
 /** Where the index's files live in the output: the fixed entry point, and the folders named by content. */
@@ -531,7 +529,11 @@ export function indexFiles(data: SearchIndexData): OutputAsset[] {
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, passageJson(passage)])));
+  let record = 0;
+  data.meta.counts.forEach((count, page) => {
+    bodies.push([`f/${page}.json`, pagePassagesJson(data.passages.slice(record, record + count))]);
+    record += count;
+  });
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
