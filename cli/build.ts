@@ -9,21 +9,30 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
-import { createLogger, type Logger, type StageTiming } from './log.ts';
+import { createFrontMatterCache, type FrontMatterCache } from './frontmatter.ts';
+import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
-import { checkLinks } from './stages/check-links.ts';
+import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
-import { render, usedIslands, type RenderedPage, type RenderInput } from './stages/render.ts';
-import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
+import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
+import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
 
-/** State kept between builds of one `serve --watch` run, so rebuilds redo only what changed. */
+/**
+ * State kept between builds of one `serve --watch` run, so rebuilds redo only what
+ * changed. Every cache a stage keeps lives here, made by its stage's createXCache(): none
+ * is a module global, so two sessions share nothing and disposing one frees its memory.
+ */
 export interface BuildSession {
   compile: CompileCache;
+  frontMatter: FrontMatterCache;
+  renderCache: RenderCache;
+  links: LinkCheckCache;
+  searchIndex: SearchIndexCache;
   /** esbuild contexts and the last client bundle; only in incremental sessions, which must be disposed. */
   bundle?: BundleCache;
   /** API documents, reused while the files of their folders are unchanged. */
@@ -47,9 +56,14 @@ interface LastRender {
 
 /** `incremental` keeps esbuild running between builds: call disposeBuildSession() when done. */
 export function createBuildSession(options: { incremental?: boolean; cacheDir?: string } = {}): BuildSession {
-  const compile = createCompileCache({ diskDir: options.cacheDir ? path.join(options.cacheDir, 'mdx') : undefined });
-  if (!options.incremental) return { compile };
-  return { compile, bundle: createBundleCache() };
+  return {
+    compile: createCompileCache({ diskDir: options.cacheDir ? path.join(options.cacheDir, 'mdx') : undefined }),
+    frontMatter: createFrontMatterCache(),
+    renderCache: createRenderCache(),
+    links: createLinkCheckCache(),
+    searchIndex: createSearchIndexCache(),
+    bundle: options.incremental ? createBundleCache() : undefined,
+  };
 }
 
 /** Where compiled MDX is kept between builds, as other tools keep theirs (node_modules/.cache). */
@@ -60,6 +74,12 @@ export function defaultCacheDir(config: SiteConfig): string {
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
   await flushCompileCache(session.compile);
+  session.frontMatter = createFrontMatterCache();
+  session.renderCache = createRenderCache();
+  session.links = createLinkCheckCache();
+  session.searchIndex = createSearchIndexCache();
+  session.openapi = undefined;
+  session.lastRender = undefined;
 }
 
 export interface BuildOptions {
@@ -114,12 +134,12 @@ export async function buildSite(
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   const { task } = logger;
 
-  const collected = await task('collect', () => collect(config));
+  const collected = await task('collect', () => collect(config, session.frontMatter));
   const apis = await task('openapi', () => loadApis(config, session));
-  const compiled = await task('compile', () => compile(collected, config, session.compile));
+  const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
-  const pages = await task('render', () =>
+  const pages = await task('render', (progress) =>
     renderPages(
       {
         collected,
@@ -135,16 +155,17 @@ export async function buildSite(
       },
       config,
       session,
+      progress,
     ),
   );
   const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
-  const memoryCheck = await task('check-links', () =>
-    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
+  const memoryCheck = await task('check-links', (progress) =>
+    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config, session.links, progress),
   );
   const site: SiteOutput = { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
-  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, indexOptions)).files;
+  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
-  return { ...site, generated: [...generated, ...(await task('search-index', () => searchIndex()))] };
+  return { ...site, generated: [...generated, ...(await task('search-index', (progress) => searchIndex({ progress })))] };
 }
 
 /** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
@@ -157,7 +178,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
-    if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) }, config));
+    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
     await discard(written.dir);
@@ -216,7 +237,7 @@ async function loadApis(config: SiteConfig, session: BuildSession): Promise<Load
  * sidebar positions and tags, any blog post), only the pages of the files whose text
  * changed are rendered again and the others are taken from the last render.
  */
-async function renderPages(input: RenderInput, config: SiteConfig, session: BuildSession): Promise<RenderedPage[]> {
+async function renderPages(input: RenderInput, config: SiteConfig, session: BuildSession, progress?: Progress): Promise<RenderedPage[]> {
   const stage = session.render ?? render;
   const key = renderKey(input);
   const sources = new Map<string, string>();
@@ -226,10 +247,10 @@ async function renderPages(input: RenderInput, config: SiteConfig, session: Buil
   if (last && last.key === key && last.config === config && last.stage === stage && last.apis === input.apis) {
     const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text).map(([file]) => file));
     const routes = new Set(last.pages.filter((p) => p.sourceFile !== undefined && changed.has(p.sourceFile)).map((p) => p.route));
-    const fresh = new Map(routes.size > 0 ? (await stage(input, config, { routes })).map((p) => [p.route, p]) : []);
+    const fresh = new Map(routes.size > 0 ? (await stage(input, config, { routes, cache: session.renderCache, progress })).map((p) => [p.route, p]) : []);
     pages = last.pages.map((p) => fresh.get(p.route) ?? p);
   } else {
-    pages = await stage(input, config);
+    pages = await stage(input, config, { cache: session.renderCache, progress });
   }
   session.lastRender = { key, config, stage, apis: input.apis, sources, pages };
   return pages;

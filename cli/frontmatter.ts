@@ -63,9 +63,9 @@ export function parseFrontMatter<S extends z.ZodType>(
   source: string,
   schema: S,
   file: string,
+  cache: FrontMatterCache = createFrontMatterCache(),
 ): { data: z.infer<S>; errors: DocsgenError[] } {
-  // A rebuild in watch mode reads every source again; parsing YAML and validating it is
-  // most of that, and only the saved file changed. One entry per schema and file.
+  const parsed = cache.parsed;
   let bySchema = parsed.get(schema);
   if (!bySchema) parsed.set(schema, (bySchema = new Map()));
   const known = bySchema.get(file);
@@ -75,7 +75,18 @@ export function parseFrontMatter<S extends z.ZodType>(
   return result;
 }
 
-const parsed = new WeakMap<z.ZodType, Map<string, { source: string; result: { data: unknown; errors: DocsgenError[] } }>>();
+/**
+ * Front matter parsed in the builds of one build session. A rebuild in watch mode reads
+ * every source again; parsing YAML and validating it is most of that, and only the saved
+ * file changed. One entry per schema and file.
+ */
+export interface FrontMatterCache {
+  parsed: WeakMap<z.ZodType, Map<string, { source: string; result: { data: unknown; errors: DocsgenError[] } }>>;
+}
+
+export function createFrontMatterCache(): FrontMatterCache {
+  return { parsed: new WeakMap() };
+}
 
 function parseUncached<S extends z.ZodType>(source: string, schema: S, file: string): { data: z.infer<S>; errors: DocsgenError[] } {
   const split = splitFrontMatter(source);

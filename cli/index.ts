@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { formatAnyError, isDocsgenError } from './errors.ts';
-import { createLogger, formatBytes, formatMs, type LogLevel } from './log.ts';
+import { createLogger, formatBytes, formatMs, terminalStatus, type LogLevel } from './log.ts';
 import { startServer } from './serve.ts';
 
 const program = new Command();
@@ -40,7 +40,7 @@ program
   .option('-q, --quiet', 'print only errors')
   .option('-v, --verbose', 'print every stage as it runs')
   .action(async (options: { out: string; root: string; checkExternal: boolean; cache: boolean; report?: string; quiet?: boolean; verbose?: boolean }) => {
-    const logger = createLogger({ level: levelOf(options) });
+    const logger = createLogger({ level: levelOf(options), status: terminalStatus() });
     const started = performance.now();
     try {
       const root = path.resolve(options.root);

@@ -7,6 +7,7 @@
 import { closest } from 'fastest-levenshtein';
 import { Parser } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
+import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import type { RenderedPage } from './render.ts';
 
@@ -64,19 +65,28 @@ interface Broken {
 }
 
 /**
- * Watch mode keeps the RenderedPage of every page a rebuild did not render again, so
- * after a one-page edit only that page is parsed.
+ * What the check keeps between builds of one build session. Watch mode keeps the
+ * RenderedPage of every page a rebuild did not render again, so after a one-page edit
+ * only that page is parsed.
  */
-const anchorsOfPage = new WeakMap<RenderedPage, PageAnchors>();
-/** Pages found valid, with their number of links checked, for one set of link targets. */
-let validFor: { targets: string; pages: WeakMap<RenderedPage, number> } = { targets: '', pages: new WeakMap() };
+export interface LinkCheckCache {
+  anchorsOfPage: WeakMap<RenderedPage, PageAnchors>;
+  /** Pages found valid, with their number of links checked, for one set of link targets. */
+  validFor: { targets: string; pages: WeakMap<RenderedPage, number> };
+}
 
-export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Promise<{ checked: number }> {
+export function createLinkCheckCache(): LinkCheckCache {
+  return { anchorsOfPage: new WeakMap(), validFor: { targets: '', pages: new WeakMap() } };
+}
+
+export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cache = createLinkCheckCache(), progress?: Progress): Promise<{ checked: number }> {
+  const { anchorsOfPage } = cache;
   const byRoute = new Map<string, { page: RenderedPage; anchors: PageAnchors }>();
   for (const page of input.pages) {
     let anchors = anchorsOfPage.get(page);
     if (!anchors) anchorsOfPage.set(page, (anchors = scanHtml(page.html)));
     byRoute.set(page.route, { page, anchors });
+    progress?.(byRoute.size, input.pages.length);
   }
   const routes = [...byRoute.keys()];
   const origin = config.url.replace(/\/$/, '');
@@ -86,8 +96,8 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
   // their ids, the other files, the config) is what it was: after an edit that changed no
   // heading, only the edited page is checked again.
   const targets = JSON.stringify([origin, config.links.ignore, [...input.files].sort(), [...byRoute].map(([route, { anchors }]) => [route, [...anchors.ids]])]);
-  if (targets !== validFor.targets) validFor = { targets, pages: new WeakMap() };
-  const valid = validFor.pages;
+  if (targets !== cache.validFor.targets) cache.validFor = { targets, pages: new WeakMap() };
+  const valid = cache.validFor.pages;
 
   const broken: Broken[] = [];
   let checked = 0;

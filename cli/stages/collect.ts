@@ -12,8 +12,10 @@ import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import {
   docFrontMatterSchema,
   pageFrontMatterSchema,
+  createFrontMatterCache,
   parseFrontMatter,
   postFrontMatterSchema,
+  type FrontMatterCache,
   type DocFrontMatter,
   type PageFrontMatter,
   type PostFrontMatter,
@@ -84,13 +86,13 @@ export interface Collected {
   tags: TagInfo[];
 }
 
-export async function collect(config: SiteConfig): Promise<Collected> {
+export async function collect(config: SiteConfig, frontMatter: FrontMatterCache = createFrontMatterCache()): Promise<Collected> {
   const errors: DocsgenError[] = [];
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
-  const docs = await collectDocs(config, rel, errors);
-  const { posts, tags } = await collectPosts(config, rel, errors);
-  const pages = await collectPages(config, rel, errors);
+  const docs = await collectDocs(config, rel, errors, frontMatter);
+  const { posts, tags } = await collectPosts(config, rel, errors, frontMatter);
+  const pages = await collectPages(config, rel, errors, frontMatter);
   const sidebars = resolveSidebars(config, docs, errors);
 
   const mainDoc = docs.find((d) => d.id === config.docs.mainDoc);
@@ -126,7 +128,7 @@ function readAll(files: readonly string[]): string[] {
   return files.map((file) => readFileSync(file, 'utf8'));
 }
 
-async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourceDoc[]> {
+async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], frontMatter: FrontMatterCache): Promise<SourceDoc[]> {
   const files = listFiles(config.dirs.docs, ['.mdx', '.md']);
   const sources = readAll(files);
   const byId = new Map<string, SourceDoc>();
@@ -134,7 +136,7 @@ async function collectDocs(config: SiteConfig, rel: (f: string) => string, error
     const relFile = rel(file);
     const id = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
     const source = sources[index]!;
-    const fm = parseFrontMatter(source, docFrontMatterSchema, relFile);
+    const fm = parseFrontMatter(source, docFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
     const previous = byId.get(id);
     if (previous) {
@@ -166,6 +168,7 @@ async function collectPosts(
   config: SiteConfig,
   rel: (f: string) => string,
   errors: DocsgenError[],
+  frontMatter: FrontMatterCache,
 ): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
   const dir = config.dirs.blog;
   const authors = await readYamlMap(path.join(dir, 'authors.yml'), rel, errors);
@@ -189,7 +192,7 @@ async function collectPosts(
     }
     const [, year, month, day, fileSlug] = match as unknown as [string, string, string, string, string];
     const source = sources[index]!;
-    const fm = parseFrontMatter(source, postFrontMatterSchema, relFile);
+    const fm = parseFrontMatter(source, postFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
     if (!fm.data) continue;
     if (fm.data.draft) continue;
@@ -266,7 +269,7 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
   }
 }
 
-async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[]): Promise<SourcePage[]> {
+async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], parsed: FrontMatterCache): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
   const files = listFiles(config.dirs.pages, ['.tsx', '.mdx']);
   const sources = readAll(files);
@@ -278,7 +281,7 @@ async function collectPages(config: SiteConfig, rel: (f: string) => string, erro
     const source = sources[index]!;
     let frontMatter: PageFrontMatter | undefined;
     if (format === 'mdx') {
-      const fm = parseFrontMatter(source, pageFrontMatterSchema, relFile);
+      const fm = parseFrontMatter(source, pageFrontMatterSchema, relFile, parsed);
       errors.push(...fm.errors);
       frontMatter = fm.data;
     }

@@ -20,6 +20,7 @@ import remarkGfm from 'remark-gfm';
 import { createHighlighter, type HighlighterGeneric, type BundledLanguage, type BundledTheme } from 'shiki';
 import type { ComponentType } from 'react';
 import type { SiteConfig } from '../config.ts';
+import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
@@ -158,7 +159,7 @@ async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry
   }
 }
 
-export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache): Promise<CompiledSite> {
+export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache, progress?: Progress): Promise<CompiledSite> {
   const routeOfFile = makeRouteLookup(collected);
   const routesKey = createHash('sha1')
     .update([...collected.docs, ...collected.posts, ...collected.pages].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
@@ -179,9 +180,12 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
 
 
   const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
+  const total = collected.docs.length + collected.posts.length + collected.pages.length;
+  let done = 0;
   for (const doc of collected.docs) {
     const compiled = await attempt(() => compileMdx(doc, { routeOfFile, routesKey, cache }));
     if (compiled) docs.set(doc.id, { doc, compiled });
+    progress?.(++done, total);
   }
 
   const posts: CompiledPost[] = [];
@@ -194,6 +198,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
       return { post, full, excerpt, truncated: cut !== undefined };
     });
     if (result) posts.push(result);
+    progress?.(++done, total);
   }
 
   const pages: (CompiledTsxPage | CompiledMdxPage)[] = [];
@@ -204,6 +209,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
       return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
     });
     if (result) pages.push(result);
+    progress?.(++done, total);
   }
 
   // Earlier versions of edited documents: a long watch session would otherwise keep every one.

@@ -6,6 +6,7 @@ import { createElement, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import readingTime from 'reading-time';
 import type { SiteConfig } from '../config.ts';
+import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 import type { SidebarItemData, SiteData } from '../../templates/components/SiteContext.tsx';
@@ -58,6 +59,22 @@ export function usedIslands(config: SiteConfig): string[] {
 export interface RenderOptions {
   /** Render only these routes (watch mode, when one page's body changed); default all. */
   routes?: ReadonlySet<string>;
+  /** Kept by the build session; default a cache of this render alone. */
+  cache?: RenderCache;
+  progress?: Progress;
+}
+
+/**
+ * What render keeps between builds of one build session. Every post's summary is made
+ * on every render, also when watch mode renders only the page that was edited; counting
+ * the words of each post again would be most of that render.
+ */
+export interface RenderCache {
+  minutesByFile: Map<string, { source: string; minutes: number }>;
+}
+
+export function createRenderCache(): RenderCache {
+  return { minutesByFile: new Map() };
 }
 
 export async function render(input: RenderInput, config: SiteConfig, options: RenderOptions = {}): Promise<RenderedPage[]> {
@@ -65,8 +82,11 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   const pages: RenderedPage[] = [];
   const errors: DocsgenError[] = [];
 
+  // Every doc is a page (the main doc two); the few other pages make the count run a little over.
+  const expected = options.routes?.size ?? input.compiled.docs.size + 1;
   const emit = (entry: EmitEntry) => {
     if (options.routes && !options.routes.has(entry.route)) return;
+    options.progress?.(pages.length + errors.length, Math.max(expected, pages.length + errors.length));
     const fullTitle = entry.title === site.title ? site.title : `${entry.title} | ${site.title}`;
     const canonicalRoute = entry.canonicalRoute ?? entry.route;
     const head: HeadData = {
@@ -114,7 +134,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   };
 
   renderDocs(input, config, site, emit);
-  renderBlog(input, config, site, emit);
+  renderBlog(input, config, site, emit, options.cache ?? createRenderCache());
   for (const entry of input.compiled.pages) {
     const body =
       'Component' in entry
@@ -281,13 +301,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
   }
 }
 
-/**
- * Every post's summary is made on every render, also when watch mode renders only the
- * page that was edited; counting the words of each post again would be most of that render.
- */
-const minutesByFile = new Map<string, { source: string; minutes: number }>();
-
-function readingMinutes(file: string, source: string): number {
+function readingMinutes(minutesByFile: RenderCache['minutesByFile'], file: string, source: string): number {
   const known = minutesByFile.get(file);
   if (known?.source === source) return known.minutes;
   const minutes = Math.max(1, Math.round(readingTime(source).minutes));
@@ -295,18 +309,19 @@ function readingMinutes(file: string, source: string): number {
   return minutes;
 }
 
-function summaryOf(entry: CompiledPost): PostSummary {
+function summaryOfPost(cache: RenderCache, entry: CompiledPost): PostSummary {
   return {
     title: entry.post.frontMatter.title,
     route: entry.post.route,
     date: entry.post.date,
-    readingMinutes: readingMinutes(entry.post.relFile, entry.post.source),
+    readingMinutes: readingMinutes(cache.minutesByFile, entry.post.relFile, entry.post.source),
     authors: entry.post.authors,
     tags: entry.post.tags.map((t) => ({ label: t.label, route: t.route })),
   };
 }
 
-function renderBlog(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
+function renderBlog(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void, cache: RenderCache): void {
+  const summaryOf = (entry: CompiledPost) => summaryOfPost(cache, entry);
   const posts = input.compiled.posts;
   const base = config.blog.routeBasePath;
   const recent = posts.slice(0, config.blog.recentPostsCount).map(summaryOf);

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { stemmer } from '@orama/stemmers/portuguese';
 import { Parser } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
+import type { Progress } from '../log.ts';
 import { DocsgenError } from '../errors.ts';
 import { operationAnchor } from '../../templates/layouts/ApiReference.tsx';
 import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/client/search/analyze.ts';
@@ -110,7 +111,27 @@ export interface SearchIndexResult {
   stems: number;
 }
 
+/**
+ * What the index keeps between builds of one build session. A page's records depend on
+ * its HTML alone, and watch mode keeps the RenderedPage of every page it did not render
+ * again, so only the edited page is read again; the same holds for an API document, kept
+ * while its files are unchanged, and for a record's counts.
+ */
+export interface SearchIndexCache {
+  stems: Map<string, string>;
+  recordsOfPage: WeakMap<RenderedPage, SearchRecord[]>;
+  recordsOfApi: WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>;
+  countsOfRecord: WeakMap<SearchRecord, RecordCounts>;
+}
+
+export function createSearchIndexCache(): SearchIndexCache {
+  return { stems: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
+}
+
 export interface SearchIndexOptions {
+  /** Kept by the build session; default a cache of this build alone. */
+  cache?: SearchIndexCache;
+  progress?: Progress;
   /** Awaited at every pause: watch mode lets its server answer the pages being reloaded first. */
   yieldTo?: () => Promise<void>;
   /** Stops the work at the next pause (watch mode: a newer build supersedes it). */
@@ -119,8 +140,9 @@ export interface SearchIndexOptions {
 
 export async function buildSearchIndex(input: SearchIndexInput, config: SiteConfig, options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
   const pause = timeSlicer(undefined, options.yieldTo, options.signal);
-  const pages = await collectSearchPages(input, config, pause);
-  const data = await buildIndexData(pages, pause);
+  const cache = options.cache ?? createSearchIndexCache();
+  const pages = await collectSearchPages(input, config, pause, cache, options.progress);
+  const data = await buildIndexData(pages, pause, cache);
   const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
   if (pause.due()) await pause();
   return { files: indexFiles(data), pages: pages.length, records: data.passages.length, stems };
@@ -151,8 +173,6 @@ export function timeSlicer(sliceMs = 4, yieldTo?: () => Promise<void>, signal?: 
 
 // ------------------------------------------------------------------ Portuguese stemming (build time only)
 
-const stems = new Map<string, string>();
-
 /** Folded plural endings the stemmer would not reduce like their singular. */
 function normalizePlural(token: string): string {
   if (token.length < 5) return token;
@@ -170,29 +190,29 @@ function normalizePlural(token: string): string {
  * fewer stay as they are. Stemming the folded form keeps words typed with and without
  * accents together.
  */
-export function stem(token: string): string {
-  let result = stems.get(token);
+export function stem(token: string, memo?: Map<string, string>): string {
+  let result = memo?.get(token);
   if (result === undefined) {
     result = token.length < 4 || !/^[a-z]+$/.test(token) ? token : stemmer(normalizePlural(token));
-    stems.set(token, result);
+    memo?.set(token, result);
   }
   return result;
 }
 
 // ------------------------------------------------------------------ records
 
-/**
- * A page's records depend on its HTML alone, and watch mode keeps the RenderedPage of every
- * page it did not re-render: reading each page once saves most of this stage on a rebuild.
- * The same holds for an API document, which watch mode keeps while its files are unchanged.
- */
-const recordsOfPage = new WeakMap<RenderedPage, SearchRecord[]>();
-const recordsOfApi = new WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>();
-
 /** The pages search covers, split into records. */
-export async function collectSearchPages(input: SearchIndexInput, config: SiteConfig, pause = timeSlicer()): Promise<SearchPage[]> {
+export async function collectSearchPages(
+  input: SearchIndexInput,
+  config: SiteConfig,
+  pause = timeSlicer(),
+  cache = createSearchIndexCache(),
+  progress?: Progress,
+): Promise<SearchPage[]> {
+  const { recordsOfPage, recordsOfApi } = cache;
   const out: SearchPage[] = [];
-  for (const page of input.pages) {
+  for (const [index, page] of input.pages.entries()) {
+    progress?.(index, input.pages.length);
     if (pause.due()) await pause();
     const kind = INDEXED_KINDS[page.kind];
     if (!kind || !page.indexable) continue;
@@ -402,14 +422,7 @@ interface RecordCounts {
   passages: SearchPassage[];
 }
 
-/**
- * A record's counts depend on the record alone; the records of pages that did not change
- * are the same objects from one watch-mode rebuild to the next, so only the edited
- * page's text is read again.
- */
-const countsOfRecord = new WeakMap<SearchRecord, RecordCounts>();
-
-function countRecord(rec: SearchRecord): RecordCounts {
+function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCounts {
   const bounds = passageBounds(rec.text);
   const counts: RecordCounts = { weights: new Map(), bonuses: new Map(), firstPassage: new Map(), forms: new Map(), length: 0, passages: [] };
   const passageAt = (offset: number) => {
@@ -423,7 +436,7 @@ function countRecord(rec: SearchRecord): RecordCounts {
     for (const word of words(text)) {
       for (const token of wordTokens(word.text)) {
         if (isStopword(token)) continue;
-        const term = stem(token);
+        const term = stem(token, stems);
         found.push(term);
         if (withPassages && !counts.firstPassage.has(term)) counts.firstPassage.set(term, passageAt(word.start));
         let set = counts.forms.get(term);
@@ -453,14 +466,15 @@ function countRecord(rec: SearchRecord): RecordCounts {
 }
 
 /** The index in memory: what the files will hold. */
-export async function buildIndexData(pages: readonly SearchPage[], pause = timeSlicer()): Promise<SearchIndexData> {
+export async function buildIndexData(pages: readonly SearchPage[], pause = timeSlicer(), cache = createSearchIndexCache()): Promise<SearchIndexData> {
+  const { countsOfRecord } = cache;
   const forms = new Map<string, Set<string>>();
   const counted: RecordCounts[] = [];
   for (const page of pages) {
     for (const rec of page.records) {
       if (pause.due()) await pause();
       let counts = countsOfRecord.get(rec);
-      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec)));
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, cache.stems)));
       counted.push(counts);
       for (const [term, termForms] of counts.forms) {
         let set = forms.get(term);
