@@ -6,23 +6,27 @@
  *
  * BENCH_RUNS sets the clean builds (3), LIGHTHOUSE_RUNS the Lighthouse runs per page
  * (3), LOAD_SECONDS the seconds of load per URL (3), BENCH_EDITS the watch-mode saves (7);
- * BENCH_ONLY=build,weight,lighthouse,load,watch runs a subset.
+ * BENCH_ONLY=build,scale,weight,lighthouse,load,watch runs a subset; BENCH_SCALE the sizes of the
+ * generated sites (33,1023,9933 docs).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBuild, formatBuildBench } from './build.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchLoad } from './load.ts';
+import { benchScale, formatScaleBench, SCALE_SIZES } from './scale.ts';
 import { formatLighthouse, formatLoad, formatTargets, formatWeight, targetChecks } from './report.ts';
 import { buildAndServe, PAGES } from './site.ts';
 import { benchWatch, formatWatchBench } from './watch.ts';
 import { benchWeight } from './weight.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-const only = new Set((process.env.BENCH_ONLY ?? 'build,weight,lighthouse,load,watch').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'build,scale,weight,lighthouse,load,watch').split(',').map((s) => s.trim()));
 const resultsFile = path.join(here, 'results.json');
+// A run of some parts (BENCH_ONLY) replaces their figures and keeps the others'.
+const earlier = JSON.parse(await readFile(resultsFile, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+const results: Record<string, unknown> = { ...earlier, date: new Date().toISOString(), node: process.version };
 /** Written after every part, so a part that fails later does not lose the figures measured before it. */
 const save = () => writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
@@ -30,6 +34,14 @@ if (only.has('build')) {
   const build = await benchBuild(Number(process.env.BENCH_RUNS ?? 3));
   results.build = build;
   console.log(formatBuildBench(build));
+  await save();
+}
+
+if (only.has('scale')) {
+  const sizes = process.env.BENCH_SCALE ? process.env.BENCH_SCALE.split(',').map(Number) : SCALE_SIZES;
+  const scale = await benchScale(sizes);
+  results.scale = scale;
+  console.log(`\n${formatScaleBench(scale)}`);
   await save();
 }
 

@@ -103,6 +103,8 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
         concurrency: REQUESTS_PER_PAGE,
         timeout: 20_000,
         checkFragments: true,
+        // The server on loopback would otherwise compress every page for a reader that only parses it.
+        headers: { 'accept-encoding': 'identity' },
         linksToSkip: async (link: string) => {
           if (link === pageUrl) return false;
           if (ignored.some((prefix) => link.startsWith(prefix))) return true;

@@ -1,0 +1,94 @@
+/**
+ * Builds of generated sites (33, 1,023 and 9,933 docs by default, as the side-by-side
+ * comparison with Starlight uses): for each, one clean build without the compile cache
+ * and one that reuses it, each in a fresh process, with the time of every stage and the
+ * peak memory. BENCH_SCALE=33,1023 picks the sizes.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateSite } from '../test/helpers/generated-site.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const SCALE_SIZES = [33, 1023, 9933];
+
+interface BuildReport {
+  totalMs: number;
+  peakRssBytes: number;
+  pages: number;
+  files: number;
+  bytes: number;
+  stages: { name: string; ms: number }[];
+}
+
+export interface ScaleRun {
+  docs: number;
+  pages: number;
+  files: number;
+  bytes: number;
+  /** Wall time of the command, process start included. */
+  cleanMs: number;
+  cleanPeakRssMb: number;
+  stages: { name: string; ms: number }[];
+  warmMs: number;
+  warmPeakRssMb: number;
+}
+
+function buildOnce(dir: string, extra: string[], reportFile: string): { wallMs: number } {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [path.join(root, 'cli/bin.mjs'), 'build', '--quiet', '--out', 'dist', '--report', reportFile, ...extra], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`the build of the generated site failed:\n${result.stderr}`);
+  return { wallMs: performance.now() - started };
+}
+
+export async function benchScale(sizes = SCALE_SIZES): Promise<ScaleRun[]> {
+  const runs: ScaleRun[] = [];
+  for (const docs of sizes) {
+    const site = await generateSite(docs);
+    try {
+      const cleanReport = path.join(site.dir, 'clean.json');
+      const clean = buildOnce(site.dir, ['--no-cache'], cleanReport);
+      const report = JSON.parse(await readFile(cleanReport, 'utf8')) as BuildReport;
+      // Fills the compile cache, then the measured build reuses it.
+      buildOnce(site.dir, [], path.join(site.dir, 'fill.json'));
+      const warmReport = path.join(site.dir, 'warm.json');
+      const warm = buildOnce(site.dir, [], warmReport);
+      const warmParsed = JSON.parse(await readFile(warmReport, 'utf8')) as BuildReport;
+      runs.push({
+        docs,
+        pages: report.pages,
+        files: report.files,
+        bytes: report.bytes,
+        cleanMs: clean.wallMs,
+        cleanPeakRssMb: report.peakRssBytes / 1024 / 1024,
+        stages: report.stages.map((s) => ({ name: s.name, ms: s.ms })),
+        warmMs: warm.wallMs,
+        warmPeakRssMb: warmParsed.peakRssBytes / 1024 / 1024,
+      });
+    } finally {
+      await rm(site.dir, { recursive: true, force: true });
+    }
+  }
+  return runs;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function formatScaleBench(runs: readonly ScaleRun[]): string {
+  const names = [...new Set(runs.flatMap((r) => r.stages.map((s) => s.name)))];
+  const header = ['', ...runs.map((r) => `${r.docs.toLocaleString('en-US')} docs`)];
+  const rows: string[][] = [
+    ['clean build (no compile cache)', ...runs.map((r) => `${seconds(r.cleanMs)}, ${r.cleanPeakRssMb.toFixed(0)} MB`)],
+    ['build reusing the compile cache', ...runs.map((r) => `${seconds(r.warmMs)}, ${r.warmPeakRssMb.toFixed(0)} MB`)],
+    ['output', ...runs.map((r) => `${r.files.toLocaleString('en-US')} files, ${(r.bytes / 1024 / 1024).toFixed(0)} MB`)],
+    ...names.map((name) => [`  ${name}`, ...runs.map((r) => seconds(r.stages.find((s) => s.name === name)?.ms ?? 0))]),
+  ];
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return ['Generated sites (clean build per stage; one run each, fresh processes):', line(header), ...rows.map(line)].join('\n');
+}
