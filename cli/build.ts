@@ -18,6 +18,7 @@ import { compile, createCompileCache, flushCompileCache, type CompileCache } fro
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
+import { scanPages } from './stages/scan-pages.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
@@ -124,7 +125,8 @@ export interface SiteOutput {
 
 /**
  * The stages that need no output folder: collect -> openapi -> compile -> bundle ->
- * render -> search index -> generated files -> in-memory link check. Throws on the first stage that fails.
+ * render -> scan (each page parsed once) -> generated files -> in-memory link check ->
+ * search index. Throws on the first stage that fails.
  */
 export async function buildSite(
   config: SiteConfig,
@@ -158,6 +160,7 @@ export async function buildSite(
       progress,
     ),
   );
+  await task('scan', async (progress) => scanPages(pages, session, progress));
   const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
   const memoryCheck = await task('check-links', (progress) =>
     checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config, session.links, progress),

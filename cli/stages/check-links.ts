@@ -5,7 +5,7 @@
  * once as a layout problem (spec: broken links fail the build).
  */
 import { closest } from 'fastest-levenshtein';
-import { Parser } from 'htmlparser2';
+import { Parser, type Handler } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
@@ -18,10 +18,20 @@ export interface PageAnchors {
 
 /** ids and outgoing links of one HTML document. */
 export function scanHtml(html: string): PageAnchors {
+  const reader = anchorsReader();
+  const parser = new Parser(reader.handler, { decodeEntities: true });
+  parser.write(html);
+  parser.end();
+  return reader.result;
+}
+
+/** Parser events that collect a document's ids and links, so one parse can feed several readers (see scan-pages.ts). */
+export function anchorsReader(): { handler: Partial<Handler>; result: PageAnchors } {
   const ids = new Set<string>();
   const links: { href: string; tag: string }[] = [];
-  const parser = new Parser(
-    {
+  return {
+    result: { ids, links },
+    handler: {
       onopentag(name, attributes) {
         if (attributes.id) ids.add(attributes.id);
         if (name === 'a' && attributes.name) ids.add(attributes.name);
@@ -30,11 +40,7 @@ export function scanHtml(html: string): PageAnchors {
         else if (name === 'link' && attributes.href) links.push({ href: attributes.href, tag: name });
       },
     },
-    { decodeEntities: true },
-  );
-  parser.write(html);
-  parser.end();
-  return { ids, links };
+  };
 }
 
 /** '/x.html', '/x/index.html' and '/x/' all mean '/x' (spec §2). */

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { stemmer } from '@orama/stemmers/portuguese';
-import { Parser } from 'htmlparser2';
+import { Parser, type Handler } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError } from '../errors.ts';
@@ -305,6 +305,20 @@ const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'i
  * is read (the `.markdown` body, or `<main>` for pages without one), never the chrome.
  */
 export function htmlRecords(html: string, pageTitle: string): SearchRecord[] {
+  const reader = recordsReader(html, pageTitle);
+  const parser = new Parser(reader.handler, { decodeEntities: true });
+  parser.write(html);
+  parser.end();
+  return reader.records();
+}
+
+/** Whether search reads the text of this page (API pages are indexed from their OpenAPI document instead). */
+export function hasSearchText(page: RenderedPage): boolean {
+  return page.indexable && page.kind !== 'api' && INDEXED_KINDS[page.kind] !== undefined;
+}
+
+/** Parser events that collect htmlRecords() of a page, so one parse can feed several readers (see scan-pages.ts). */
+export function recordsReader(html: string, pageTitle: string): { handler: Partial<Handler>; records: () => SearchRecord[] } {
   interface Draft {
     heading: string;
     anchor: string;
@@ -321,58 +335,53 @@ export function htmlRecords(html: string, pageTitle: string): SearchRecord[] {
   let done = false;
 
   const current = () => drafts[drafts.length - 1]!;
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (done) return;
-        const classes = (attribs.class ?? '').split(/\s+/);
-        const isContainer = inContainer === 0 && (hasMarkdown ? name === 'div' && classes.includes('markdown') : name === 'main');
-        // Hidden tab panels stay: their code samples are worth finding.
-        const skip = inContainer > 0 && (SKIPPED_TAGS.has(name) || classes.includes('hash-link') || attribs['aria-hidden'] === 'true');
-        const isHeading = inContainer > 0 && skipping === 0 && !skip && (name === 'h2' || name === 'h3') && Boolean(attribs.id);
-        if (VOID_TAGS.has(name)) {
-          if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
-          return;
-        }
-        stack.push({ container: isContainer, skip, heading: isHeading });
-        if (isContainer) inContainer++;
-        if (skip) skipping++;
-        if (isHeading) heading = { level: name === 'h2' ? 2 : 3, id: attribs.id!, text: '' };
-        else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) {
-          if (heading) heading.text += ' ';
-          else current().body += ' ';
-        }
-        if (name === 'span' && classes.includes('line') && !heading) current().body += ' ';
-      },
-      ontext(text) {
-        if (done || inContainer === 0 || skipping > 0) return;
-        if (heading) heading.text += text;
-        else current().body += text;
-      },
-      onclosetag(name) {
-        if (done || VOID_TAGS.has(name)) return;
-        const open = stack.pop();
-        if (!open) return;
-        if (open.heading && heading) {
-          const text = collapse(heading.text);
-          if (heading.level === 2) lastH2 = text;
-          drafts.push({ heading: text, anchor: heading.id, parentHeading: heading.level === 3 ? lastH2 : '', body: '' });
-          heading = null;
-        }
-        if (open.skip) skipping--;
-        if (open.container) {
-          inContainer--;
-          // Only the first content container counts (a page has one).
-          if (inContainer === 0) done = true;
-        } else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
-      },
+  const handler: Partial<Handler> = {
+    onopentag(name, attribs) {
+      if (done) return;
+      const classes = (attribs.class ?? '').split(/\s+/);
+      const isContainer = inContainer === 0 && (hasMarkdown ? name === 'div' && classes.includes('markdown') : name === 'main');
+      // Hidden tab panels stay: their code samples are worth finding.
+      const skip = inContainer > 0 && (SKIPPED_TAGS.has(name) || classes.includes('hash-link') || attribs['aria-hidden'] === 'true');
+      const isHeading = inContainer > 0 && skipping === 0 && !skip && (name === 'h2' || name === 'h3') && Boolean(attribs.id);
+      if (VOID_TAGS.has(name)) {
+        if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
+        return;
+      }
+      stack.push({ container: isContainer, skip, heading: isHeading });
+      if (isContainer) inContainer++;
+      if (skip) skipping++;
+      if (isHeading) heading = { level: name === 'h2' ? 2 : 3, id: attribs.id!, text: '' };
+      else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) {
+        if (heading) heading.text += ' ';
+        else current().body += ' ';
+      }
+      if (name === 'span' && classes.includes('line') && !heading) current().body += ' ';
     },
-    { decodeEntities: true },
-  );
-  parser.write(html);
-  parser.end();
+    ontext(text) {
+      if (done || inContainer === 0 || skipping > 0) return;
+      if (heading) heading.text += text;
+      else current().body += text;
+    },
+    onclosetag(name) {
+      if (done || VOID_TAGS.has(name)) return;
+      const open = stack.pop();
+      if (!open) return;
+      if (open.heading && heading) {
+        const text = collapse(heading.text);
+        if (heading.level === 2) lastH2 = text;
+        drafts.push({ heading: text, anchor: heading.id, parentHeading: heading.level === 3 ? lastH2 : '', body: '' });
+        heading = null;
+      }
+      if (open.skip) skipping--;
+      if (open.container) {
+        inContainer--;
+        // Only the first content container counts (a page has one).
+        if (inContainer === 0) done = true;
+      } else if (inContainer > 0 && skipping === 0 && BLOCK_TAGS.has(name)) current().body += ' ';
+    },
+  };
 
-  return drafts.map((draft, index) => {
+  const records = () => drafts.map((draft, index) => {
     const body = collapse(draft.body);
     const fields: SearchField[] = [
       { text: pageTitle, field: index === 0 ? 'pageTitle' : 'sectionTitle' },
@@ -381,6 +390,7 @@ export function htmlRecords(html: string, pageTitle: string): SearchRecord[] {
     ];
     return { heading: draft.heading, anchor: draft.anchor, text: body, fields: fields.filter((f) => f.text) };
   });
+  return { handler, records };
 }
 
 function collapse(text: string): string {
