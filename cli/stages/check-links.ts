@@ -105,6 +105,48 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   if (targets !== cache.validFor.targets) cache.validFor = { targets, pages: new WeakMap() };
   const valid = cache.validFor.pages;
 
+  /**
+   * What a link resolves to: undefined when it is not checked (external, ignored), null
+   * when it resolves, else why not.
+   */
+  type Resolution = undefined | null | { reason: string; hint: string };
+  const resolve = (href: string, page: RenderedPage): Resolution => {
+    let target = href;
+    if (target.startsWith(origin + '/') || target === origin) target = target.slice(origin.length) || '/';
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) return undefined;
+    if (target === '' || target === '#') return null;
+    if (!target.startsWith('/') && !target.startsWith('#')) {
+      return {
+        reason: 'is a relative link',
+        hint: `Relative links resolve differently under ${page.route} and ${page.route}/; write it root-absolute (for example /docs/...), or link to the .mdx file.`,
+      };
+    }
+    const hashIndex = target.indexOf('#');
+    const pathPart = hashIndex === -1 ? target : target.slice(0, hashIndex) || page.route;
+    const fragment = hashIndex === -1 ? '' : decodeFragment(target.slice(hashIndex + 1));
+    const pathname = pathPart.split('?')[0] ?? pathPart;
+    const route = normalizeRoute(pathname);
+    const targetPage = byRoute.get(route);
+    if (!targetPage) {
+      if (input.files.has(pathname)) return null;
+      return {
+        reason: `points to ${pathname}, which is not a page or file of this site`,
+        hint: routes.length ? `Did you mean ${closest(route, routes)}?` : 'Create the page or fix the link.',
+      };
+    }
+    if (fragment && !targetPage.anchors.ids.has(fragment)) {
+      const ids = [...targetPage.anchors.ids].filter((id) => !/^(main-content|docsgen-|mobile-menu|sidebar-|s-|m-|:)/.test(id));
+      return {
+        reason: `points to #${fragment}, which no heading or element of ${route} has`,
+        hint: ids.length ? `Did you mean #${closest(fragment, ids)}? Heading ids come from the heading text.` : `${route} has no anchors.`,
+      };
+    }
+    return null;
+  };
+  // A root-absolute link means the same on every page: the navbar, footer and sidebar
+  // links every page repeats are resolved once.
+  const shared = new Map<string, Resolution>();
+
   const broken: Broken[] = [];
   let checked = 0;
   for (const { page, anchors } of byRoute.values()) {
@@ -119,45 +161,16 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     for (const { href } of anchors.links) {
       if (seen.has(href)) continue;
       seen.add(href);
-      let target = href;
-      if (target.startsWith(origin + '/') || target === origin) target = target.slice(origin.length) || '/';
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) continue;
+      const pageIndependent = href.startsWith('/') && !href.startsWith('//');
+      let resolution: Resolution;
+      if (pageIndependent && shared.has(href)) resolution = shared.get(href);
+      else {
+        resolution = resolve(href, page);
+        if (pageIndependent) shared.set(href, resolution);
+      }
+      if (resolution === undefined) continue;
       checked++;
-      if (target === '' || target === '#') continue;
-      if (!target.startsWith('/') && !target.startsWith('#')) {
-        broken.push({
-          page,
-          href,
-          reason: 'is a relative link',
-          hint: `Relative links resolve differently under ${page.route} and ${page.route}/; write it root-absolute (for example /docs/...), or link to the .mdx file.`,
-        });
-        continue;
-      }
-      const hashIndex = target.indexOf('#');
-      const pathPart = hashIndex === -1 ? target : target.slice(0, hashIndex) || page.route;
-      const fragment = hashIndex === -1 ? '' : decodeFragment(target.slice(hashIndex + 1));
-      const pathname = pathPart.split('?')[0] ?? pathPart;
-      const route = normalizeRoute(pathname);
-      const targetPage = byRoute.get(route);
-      if (!targetPage) {
-        if (input.files.has(pathname)) continue;
-        broken.push({
-          page,
-          href,
-          reason: `points to ${pathname}, which is not a page or file of this site`,
-          hint: routes.length ? `Did you mean ${closest(route, routes)}?` : 'Create the page or fix the link.',
-        });
-        continue;
-      }
-      if (fragment && !targetPage.anchors.ids.has(fragment)) {
-        const ids = [...targetPage.anchors.ids].filter((id) => !/^(main-content|docsgen-|mobile-menu|sidebar-|s-|m-|:)/.test(id));
-        broken.push({
-          page,
-          href,
-          reason: `points to #${fragment}, which no heading or element of ${route} has`,
-          hint: ids.length ? `Did you mean #${closest(fragment, ids)}? Heading ids come from the heading text.` : `${route} has no anchors.`,
-        });
-      }
+      if (resolution) broken.push({ page, href, ...resolution });
     }
     if (broken.length === brokenBefore) valid.set(page, checked - checkedBefore);
   }
