@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import {
-  BaseResolver,
   createConfig,
   getLineColLocation,
   lintDocument,
@@ -17,6 +16,7 @@ import {
   type NormalizedProblem,
 } from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
+import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRef } from '../openapi/refs.ts';
 import { buildPostmanFiles } from './postman.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
@@ -126,9 +126,15 @@ async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadRes
   const versionError = checkVersion(document, yamlText, rel, locate);
   if (versionError) return { ok: false, errors: [versionError] };
 
-  const problems = await validate(yamlText, source.file);
+  // External references are reported here, before validation, and never read: the validator's
+  // own "can't resolve" for them would only repeat it.
+  const externalRefs = findExternalRefs(document);
+  const reported = new Set(externalRefs.map((r) => formatPointer(r.segments.slice(0, -1))));
+  const problems = (await validate(yamlText, source.file)).filter(
+    (p) => !(p.ruleId === 'no-unresolved-refs' && reported.has((p.location[0]?.pointer ?? '').replace(/^#/, '') || '/')),
+  );
   const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
-  errors.push(...checkExternalRefs(document, yamlText, rel, locate));
+  errors.push(...checkExternalRefs(externalRefs, yamlText, rel, source.file, root, locate));
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 
@@ -258,7 +264,7 @@ async function validate(text: string, absoluteFile: string): Promise<NormalizedP
   specConfig ??= createConfig({ extends: ['spec'] });
   const config = await specConfig;
   const document = makeDocumentFromString(text, absoluteFile);
-  const problems = await lintDocument({ document, config, externalRefResolver: new BaseResolver() });
+  const problems = await lintDocument({ document, config, externalRefResolver: new NoExternalReads() });
   return problems.filter((p) => p.severity === 'error' && !p.ignored);
 }
 
@@ -294,32 +300,12 @@ function problemToError(problem: NormalizedProblem, text: string, rel: string, a
   return located(message, rel, text, pos, { hint });
 }
 
-/** Only local $refs: the published copies and exampleSchema must stand alone. */
-function checkExternalRefs(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError[] {
-  const errors: DocsgenError[] = [];
-  const visit = (node: unknown, segments: string[]): void => {
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => visit(child, [...segments, String(i)]));
-      return;
-    }
-    if (!isPlainObject(node)) return;
-    const ref = node.$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) {
-      errors.push(
-        located(`${formatPointer([...segments, '$ref'])}: '${ref}' points outside this document.`, rel, text, locate([...segments, '$ref']), {
-          hint: 'Keep each API document in one file: it is published for download and loaded by the API reference as is. Move the referenced object under components and use a local reference (#/components/...).',
-        }),
-      );
-    }
-    for (const [key, child] of Object.entries(node)) {
-      // Example and default values are data, not OpenAPI objects: a "$ref" key inside them is literal.
-      if (DATA_KEYWORDS.has(key) || (key === 'examples' && Array.isArray(child))) continue;
-      if (key === 'value' && segments[segments.length - 2] === 'examples') continue;
-      visit(child, [...segments, key]);
-    }
-  };
-  visit(document, []);
-  return errors;
+/** Only local $refs: the published copies and exampleSchema must stand alone (see ../openapi/refs.ts). */
+function checkExternalRefs(refs: readonly ExternalRef[], text: string, rel: string, absoluteFile: string, root: string, locate: Locate): DocsgenError[] {
+  return refs.map(({ segments, ref }) => {
+    const { problem, hint } = describeExternalRef(ref, absoluteFile, root);
+    return located(`${formatPointer(segments)}: ${problem}`, rel, text, locate(segments), { hint });
+  });
 }
 
 /** docsgen needs operationIds: examples in the docs and the Postman requests are matched to operations by them. */
@@ -341,8 +327,6 @@ function checkOperationIds(document: JsonObject, text: string, rel: string, loca
   }
   return errors;
 }
-
-const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const']);
 
 function located(message: string, rel: string, text: string, pos: { line: number; column: number } | undefined, options: { hint?: string }): DocsgenError {
   return new DocsgenError(message, {
