@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { makeSite, runCli } from './helpers/fixtures.ts';
@@ -84,6 +84,18 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /^site\.config\.ts {2}Broken link '\/docs\/sdk\/introducao' on every page points to \/docs\/sdk\/introducao/m);
     assert.match(output, /It comes from the navbar or footer/);
     assert.equal(output.match(/\/docs\/sdk\/introducao' /g)?.length, 1);
+  });
+
+  it('javascript:, vbscript: and data: links are refused with file and line, in Markdown and in raw <a href>', async (t) => {
+    const { output, dir } = await failingBuild('unsafe-links');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    assert.match(output, /^Broken or unsafe links: 4 links on \d+ of 10 pages\. Broken or unsafe links fail the build\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:3 {2}Unsafe link 'javascript:alert\(document\.cookie\)' uses the javascript: scheme, which runs script when clicked\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:58 {2}Unsafe link 'VBScript:MsgBox' uses the vbscript: scheme/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:11:3 {2}Unsafe link 'data:text\/html;base64,[^']+' uses the data: scheme, which opens a document made by the link itself/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:13:1 {2}Unsafe link ' {2}JaVa\tScript:alert\(1\)' uses the javascript: scheme/m);
+    assert.doesNotMatch(output, /data:image\/gif/, 'a data: image is not a link anyone clicks');
+    assert.match(output, /Fix: Link to a page of the site or to an https: URL\./);
   });
 
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async () => {

@@ -59,6 +59,8 @@ export interface CheckLinksInput {
 interface Broken {
   page: RenderedPage;
   href: string;
+  /** 'unsafe' for a link refused for its scheme rather than for its target. */
+  kind?: 'unsafe';
   reason: string;
   hint: string;
 }
@@ -100,9 +102,21 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
     const checkedBefore = checked;
     const brokenBefore = broken.length;
     const seen = new Set<string>();
-    for (const { href } of anchors.links) {
+    for (const { href, tag } of anchors.links) {
       if (seen.has(href)) continue;
       seen.add(href);
+      const scheme = unsafeScheme(href, tag);
+      if (scheme) {
+        checked++;
+        broken.push({
+          page,
+          href,
+          kind: 'unsafe',
+          reason: `uses the ${scheme} scheme, which ${scheme === 'data:' ? 'opens a document made by the link itself' : 'runs script'} when clicked`,
+          hint: `Link to a page of the site or to an https: URL. ${scheme} links are refused: they would run in readers' browsers with the site's origin.`,
+        });
+        continue;
+      }
       let target = href;
       if (target.startsWith(origin + '/') || target === origin) target = target.slice(origin.length) || '/';
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) continue;
@@ -149,6 +163,20 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
   throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
 }
 
+/**
+ * The scheme of a link that runs script or shows attacker-made content when followed:
+ * javascript: and vbscript: anywhere, data: except on images. Browsers ignore leading
+ * spaces and control characters and any tab or newline inside a URL, so `java\tscript:`
+ * counts too (https://url.spec.whatwg.org/#concept-basic-url-parser).
+ */
+export function unsafeScheme(href: string, tag: string): string | undefined {
+  const url = href.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'javascript' || scheme === 'vbscript') return `${scheme}:`;
+  if (scheme === 'data' && tag !== 'img' && tag !== 'source') return 'data:';
+  return undefined;
+}
+
 function decodeFragment(fragment: string): string {
   try {
     return decodeURIComponent(fragment);
@@ -159,7 +187,8 @@ function decodeFragment(fragment: string): string {
 
 function formatSummary(broken: Broken[], pageCount: number): string {
   const unique = new Set(broken.map((b) => b.href)).size;
-  return `Broken links: ${unique} link${unique === 1 ? '' : 's'} on ${new Set(broken.map((b) => b.page.route)).size} of ${pageCount} pages. Broken links fail the build.`;
+  const what = broken.some((b) => b.kind === 'unsafe') ? 'Broken or unsafe links' : 'Broken links';
+  return `${what}: ${unique} link${unique === 1 ? '' : 's'} on ${new Set(broken.map((b) => b.page.route)).size} of ${pageCount} pages. ${what} fail the build.`;
 }
 
 function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): DocsgenError[] {
@@ -173,7 +202,7 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
     // A link on every page (or on every page but the 404) is in the layout: report it once.
     if (items.length >= pageCount - 1 && pageCount > 2) {
       errors.push(
-        new DocsgenError(`Broken link '${href}' on every page ${first.reason}.`, {
+        new DocsgenError(`${first.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' on every page ${first.reason}.`, {
           file: configFile,
           hint: `It comes from the navbar or footer (site.config.ts) or a layout in templates/. ${first.hint}`,
         }),
@@ -187,7 +216,7 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
       if (reported.has(key)) continue;
       reported.add(key);
       errors.push(
-        new DocsgenError(`Broken link '${href}' ${item.reason}.`, {
+        new DocsgenError(`${item.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' ${item.reason}.`, {
           file: item.page.sourceFile ?? `(page ${item.page.route})`,
           line: source?.line,
           column: source?.column,
