@@ -98,6 +98,31 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /Fix: Link to a page of the site or to an https: URL\./);
   });
 
+  it('a YAML alias bomb in front matter is refused at its first alias, not expanded', async (t) => {
+    const { output, dir } = await failingBuild('yaml-bomb');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    assert.match(output, /^content\/docs\/intro\.mdx:5:11 {2}Front matter uses YAML aliases more than 100 times once expanded\.$/m);
+    assert.match(output, /Fix: Write the values out instead of repeating them with anchors and aliases/);
+    assert.doesNotMatch(output, /Unexpected error|at .*\.ts:\d+/, 'no stack trace');
+  });
+
+  it('nesting thousands of levels deep fails at its line with a hint about nesting, in Markdown and in JSX', async (t) => {
+    const dir = await makeSite();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const frontMatter = (title: string) => `---\ntitle: ${title}\ndescription: Deep.\n---\n\nText.\n\n`;
+    await writeFile(path.join(dir, 'content/docs/guia/lista.mdx'), `${frontMatter('Lista')}${'- '.repeat(10_000)}fundo\n`);
+    await writeFile(path.join(dir, 'content/docs/guia/indentada.mdx'), `${frontMatter('Indentada')}${Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`);
+    await writeFile(path.join(dir, 'content/docs/guia/jsx.mdx'), `${frontMatter('JSX')}${'<div>'.repeat(300)}x${'</div>'.repeat(300)}\n`);
+    const result = await runCli(['build'], dir);
+    assert.equal(result.code, 1, result.stderr);
+    const output = result.stderr;
+    assert.match(output, /^content\/docs\/guia\/lista\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/indentada\.mdx:72:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/jsx\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.equal(output.match(/Fix: Flatten the structure/g)?.length, 3, output);
+    assert.doesNotMatch(output, /Maximum call stack|escape them as/);
+  });
+
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async () => {
     const { output } = await failingBuild('bad-openapi');
     assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m);

@@ -17,6 +17,7 @@ import {
 } from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRef } from '../openapi/refs.ts';
+import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
 import { buildPostmanFiles } from './postman.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
@@ -82,6 +83,8 @@ export interface LoadedApiDocument {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
+/** Deeper than any real API document (the site's own reach 15), shallow enough for every recursive reader after the parser. */
+const OPENAPI_MAX_DEPTH = 100;
 
 export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string): Promise<LoadedApiDocument[]> {
   const results = await Promise.all(sources.map((source) => loadOne(source, root)));
@@ -176,14 +179,12 @@ function parseYaml(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    // One syntax slip often yields several errors at the same spot; the first names it best.
-    const seen = new Set<number>();
-    const firstPerPosition = doc.errors.filter((e) => !seen.has(e.pos[0]) && seen.add(e.pos[0]));
+    const firstPerPosition = distinctYamlErrors(doc.errors);
     return {
       ok: false,
       errors: firstPerPosition.map((e) => {
         const pos = lineCounter.linePos(e.pos[0]);
-        const message = e.message.split('\n')[0] ?? e.message;
+        const message = yamlErrorMessage(e.message);
         return new DocsgenError(`The API document is not valid YAML: ${message}`, {
           file: rel,
           line: pos.line,
@@ -194,7 +195,12 @@ function parseYaml(
       }),
     };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const converted = yamlToJs(doc, OPENAPI_MAX_DEPTH);
+  if (!converted.ok) {
+    const pos = lineCounter.linePos(converted.problem.offset);
+    return { ok: false, errors: [located(`The API document ${converted.problem.message}`, rel, text, { line: pos.line, column: pos.col }, { hint: converted.problem.hint })] };
+  }
+  const value = converted.value;
   if (!isPlainObject(value)) {
     return {
       ok: false,
