@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { makeSite, runCli } from './helpers/fixtures.ts';
+import { repoRoot } from './helpers/site.ts';
 
 const PREVIOUS = '<!DOCTYPE html><title>previous good build</title>';
 
@@ -121,6 +122,19 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /^content\/docs\/guia\/jsx\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
     assert.equal(output.match(/Fix: Flatten the structure/g)?.length, 3, output);
     assert.doesNotMatch(output, /Maximum call stack|escape them as/);
+  });
+
+  it('a link to the site in an API description is checked like an internal link, at its line in the YAML', async (t) => {
+    // The bad-openapi overlay configures an API reference; its document is replaced by a valid one.
+    const dir = await makeSite('bad-openapi');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await cp(path.join(repoRoot, 'test/fixtures/openapi/site-links.yaml'), path.join(dir, 'openapi/pay.yaml'));
+    const result = await runCli(['build'], dir);
+    assert.equal(result.code, 1, result.stderr);
+    const output = result.stderr;
+    assert.match(output, /^Broken links: 1 link on 1 of 11 pages\. Broken links fail the build\.$/m);
+    assert.match(output, /^openapi\/pay\.yaml:19:21 {2}Broken link '\/docs\/guia\/pagar' points to \/docs\/guia\/pagar, which is not a page or file of this site\.$/m);
+    assert.doesNotMatch(output, /layout or component/);
   });
 
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async () => {

@@ -102,7 +102,9 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig): Pr
     const checkedBefore = checked;
     const brokenBefore = broken.length;
     const seen = new Set<string>();
-    for (const { href, tag } of anchors.links) {
+    // An API page's links to the site sit in descriptions the page may show only in the browser (Elements).
+    const links = page.kind === 'api' ? [...anchors.links, ...page.sourceLinks.map((l) => ({ href: l.href, tag: 'a' }))] : anchors.links;
+    for (const { href, tag } of links) {
       if (seen.has(href)) continue;
       seen.add(href);
       const scheme = unsafeScheme(href, tag);

@@ -17,6 +17,8 @@ import {
 } from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRef } from '../openapi/refs.ts';
+import { localizeSiteLinks, type YamlSource } from '../openapi/site-links.ts';
+import type { SourceLink } from '../mdx/remark-links.ts';
 import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
 import { buildPostmanFiles } from './postman.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
@@ -78,6 +80,13 @@ export interface LoadedApiDocument {
   jsonText: string;
   /** JSON texts */
   postman: { collection: string; environment: string };
+  /** Links to the site's own pages in the descriptions (made root-relative), with their lines in the YAML. */
+  siteLinks?: SourceLink[];
+}
+
+export interface LoadApiOptions {
+  /** The site's `url`: links to it in descriptions become root-relative in what the API reference shows. */
+  siteUrl?: string;
 }
 
 
@@ -86,8 +95,8 @@ const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
 /** Deeper than any real API document (the site's own reach 15), shallow enough for every recursive reader after the parser. */
 const OPENAPI_MAX_DEPTH = 100;
 
-export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string): Promise<LoadedApiDocument[]> {
-  const results = await Promise.all(sources.map((source) => loadOne(source, root)));
+export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string, options: LoadApiOptions = {}): Promise<LoadedApiDocument[]> {
+  const results = await Promise.all(sources.map((source) => loadOne(source, root, options)));
   const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
   if (errors.length > 0) {
     const files = new Set(errors.map((e) => e.file ?? ''));
@@ -101,7 +110,7 @@ export async function loadApiDocuments(sources: readonly ApiDocumentSource[], ro
 
 type LoadResult = { ok: true; api: LoadedApiDocument } | { ok: false; errors: DocsgenError[] };
 
-async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadResult> {
+async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions): Promise<LoadResult> {
   const rel = toPosix(path.relative(root, source.file));
   let yamlText: string;
   try {
@@ -124,7 +133,7 @@ async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadRes
 
   const parsed = parseYaml(yamlText, rel);
   if (!parsed.ok) return parsed;
-  const { document, locate } = parsed;
+  const { document, locate, source: yamlSource } = parsed;
 
   const versionError = checkVersion(document, yamlText, rel, locate);
   if (versionError) return { ok: false, errors: [versionError] };
@@ -141,25 +150,27 @@ async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadRes
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 
-  const operations = summarizeOperations(document);
+  // Postman and the YAML download keep the author's absolute links; the reference shows the site's own.
+  const shown = options.siteUrl ? localizeSiteLinks(document, options.siteUrl, yamlSource) : { document, links: [] };
+  const operations = summarizeOperations(shown.document);
 
-  const info = asObject(document.info);
-  const api: Omit<LoadedApiDocument, 'postman'> = {
+  const info = asObject(shown.document.info);
+  const api: Omit<LoadedApiDocument, 'postman' | 'siteLinks'> = {
     id: source.id,
     file: rel,
     title: asString(info.title),
     version: asString(info.version),
     description: asString(info.description).trim(),
-    servers: asArray(document.servers).map((s) => ({ url: asString(asObject(s).url), description: asString(asObject(s).description) })),
-    tags: asArray(document.tags).map((t) => ({ name: asString(asObject(t).name), description: asString(asObject(t).description).trim() })),
+    servers: asArray(shown.document.servers).map((s) => ({ url: asString(asObject(s).url), description: asString(asObject(s).description) })),
+    tags: asArray(shown.document.tags).map((t) => ({ name: asString(asObject(t).name), description: asString(asObject(t).description).trim() })),
     operations,
-    document,
+    document: shown.document,
     yamlText,
-    jsonText: `${JSON.stringify(document, null, 2)}\n`,
+    jsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
   };
   try {
-    const postman = await buildPostmanFiles(api);
-    return { ok: true, api: { ...api, postman } };
+    const postman = await buildPostmanFiles({ ...api, document });
+    return { ok: true, api: { ...api, postman, siteLinks: shown.links } };
   } catch (error) {
     if (error instanceof DocsgenError) return { ok: false, errors: [error] };
     throw error;
@@ -175,7 +186,7 @@ type Locate = (segments: readonly string[], onKey?: boolean) => { line: number; 
 function parseYaml(
   text: string,
   rel: string,
-): { ok: true; document: JsonObject; locate: Locate } | { ok: false; errors: DocsgenError[] } {
+): { ok: true; document: JsonObject; locate: Locate; source: YamlSource } | { ok: false; errors: DocsgenError[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -215,7 +226,7 @@ function parseYaml(
       ],
     };
   }
-  const locate: Locate = (segments, onKey = false) => {
+  const rangeOf = (segments: readonly string[], onKey = false): [number, number, number] | undefined => {
     let node: unknown = doc.contents;
     let range: [number, number, number] | undefined = (doc.contents as YamlNode | null)?.range ?? undefined;
     for (const segment of segments) {
@@ -235,11 +246,17 @@ function parseYaml(
         break;
       }
     }
-    if (!range) return undefined;
-    const pos = lineCounter.linePos(range[0]);
+    return range;
+  };
+  const position = (offset: number) => {
+    const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
-  return { ok: true, document: value, locate };
+  const locate: Locate = (segments, onKey = false) => {
+    const range = rangeOf(segments, onKey);
+    return range ? position(range[0]) : undefined;
+  };
+  return { ok: true, document: value, locate, source: { text, rangeOf, position } };
 }
 
 function checkVersion(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError | undefined {

@@ -137,6 +137,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       title: ref.title,
       description: ref.description,
       sourceFile: api.file,
+      sourceLinks: api.siteLinks,
       islands: ['api-reference'],
       body: createElement(ApiReference, {
         id: api.id,
