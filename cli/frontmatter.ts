@@ -6,6 +6,10 @@ import { closest } from 'fastest-levenshtein';
 import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
 import { z } from 'zod';
 import { DocsgenError, codeExcerpt } from './errors.ts';
+import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from './yaml-limits.ts';
+
+/** Front matter is a flat list of fields with a few short lists: this is far more than any needs. */
+const FRONT_MATTER_MAX_DEPTH = 16;
 
 export const docFrontMatterSchema = z.strictObject({
   /** Page title: the H1 and the first part of <title>. */
@@ -111,9 +115,9 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
   if (doc.errors.length > 0) {
     return {
       data: undefined as z.infer<S>,
-      errors: doc.errors.map((e) => {
+      errors: distinctYamlErrors(doc.errors).map((e) => {
         const { line, column } = toFileLine(e.pos[0]);
-        return new DocsgenError(`Front matter is not valid YAML: ${e.message.split('\n')[0]}`, {
+        return new DocsgenError(`Front matter is not valid YAML: ${yamlErrorMessage(e.message)}`, {
           file,
           line,
           column,
@@ -123,7 +127,17 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
       }),
     };
   }
-  const value: unknown = doc.toJS() ?? {};
+  const converted = yamlToJs(doc, FRONT_MATTER_MAX_DEPTH);
+  if (!converted.ok) {
+    const { line, column } = toFileLine(converted.problem.offset);
+    return {
+      data: undefined as z.infer<S>,
+      errors: [
+        new DocsgenError(`Front matter ${converted.problem.message}`, { file, line, column, excerpt: codeExcerpt(source, line, column), hint: converted.problem.hint }),
+      ],
+    };
+  }
+  const value: unknown = converted.value ?? {};
   const result = schema.safeParse(value);
   if (result.success) return { data: result.data as z.infer<S>, errors: [] };
 

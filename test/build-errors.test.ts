@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { makeSite, runCli } from './helpers/fixtures.ts';
+import { repoRoot } from './helpers/site.ts';
 
 const PREVIOUS = '<!DOCTYPE html><title>previous good build</title>';
 
@@ -84,6 +85,56 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /^site\.config\.ts {2}Broken link '\/docs\/sdk\/introducao' on every page points to \/docs\/sdk\/introducao/m);
     assert.match(output, /It comes from the navbar or footer/);
     assert.equal(output.match(/\/docs\/sdk\/introducao' /g)?.length, 1);
+  });
+
+  it('javascript:, vbscript: and data: links are refused with file and line, in Markdown and in raw <a href>', async (t) => {
+    const { output, dir } = await failingBuild('unsafe-links');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    assert.match(output, /^Broken or unsafe links: 4 links on \d+ of 10 pages\. Broken or unsafe links fail the build\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:3 {2}Unsafe link 'javascript:alert\(document\.cookie\)' uses the javascript: scheme, which runs script when clicked\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:58 {2}Unsafe link 'VBScript:MsgBox' uses the vbscript: scheme/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:11:3 {2}Unsafe link 'data:text\/html;base64,[^']+' uses the data: scheme, which opens a document made by the link itself/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:13:1 {2}Unsafe link ' {2}JaVa\tScript:alert\(1\)' uses the javascript: scheme/m);
+    assert.doesNotMatch(output, /data:image\/gif/, 'a data: image is not a link anyone clicks');
+    assert.match(output, /Fix: Link to a page of the site or to an https: URL\./);
+  });
+
+  it('a YAML alias bomb in front matter is refused at its first alias, not expanded', async (t) => {
+    const { output, dir } = await failingBuild('yaml-bomb');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    assert.match(output, /^content\/docs\/intro\.mdx:5:11 {2}Front matter uses YAML aliases more than 100 times once expanded\.$/m);
+    assert.match(output, /Fix: Write the values out instead of repeating them with anchors and aliases/);
+    assert.doesNotMatch(output, /Unexpected error|at .*\.ts:\d+/, 'no stack trace');
+  });
+
+  it('nesting thousands of levels deep fails at its line with a hint about nesting, in Markdown and in JSX', async (t) => {
+    const dir = await makeSite();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const frontMatter = (title: string) => `---\ntitle: ${title}\ndescription: Deep.\n---\n\nText.\n\n`;
+    await writeFile(path.join(dir, 'content/docs/guia/lista.mdx'), `${frontMatter('Lista')}${'- '.repeat(10_000)}fundo\n`);
+    await writeFile(path.join(dir, 'content/docs/guia/indentada.mdx'), `${frontMatter('Indentada')}${Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`);
+    await writeFile(path.join(dir, 'content/docs/guia/jsx.mdx'), `${frontMatter('JSX')}${'<div>'.repeat(300)}x${'</div>'.repeat(300)}\n`);
+    const result = await runCli(['build'], dir);
+    assert.equal(result.code, 1, result.stderr);
+    const output = result.stderr;
+    assert.match(output, /^content\/docs\/guia\/lista\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/indentada\.mdx:72:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/jsx\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.equal(output.match(/Fix: Flatten the structure/g)?.length, 3, output);
+    assert.doesNotMatch(output, /Maximum call stack|escape them as/);
+  });
+
+  it('a link to the site in an API description is checked like an internal link, at its line in the YAML', async (t) => {
+    // The bad-openapi overlay configures an API reference; its document is replaced by a valid one.
+    const dir = await makeSite('bad-openapi');
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await cp(path.join(repoRoot, 'test/fixtures/openapi/site-links.yaml'), path.join(dir, 'openapi/pay.yaml'));
+    const result = await runCli(['build'], dir);
+    assert.equal(result.code, 1, result.stderr);
+    const output = result.stderr;
+    assert.match(output, /^Broken links: 1 link on 1 of 11 pages\. Broken links fail the build\.$/m);
+    assert.match(output, /^openapi\/pay\.yaml:19:21 {2}Broken link '\/docs\/guia\/pagar' points to \/docs\/guia\/pagar, which is not a page or file of this site\.$/m);
+    assert.doesNotMatch(output, /layout or component/);
   });
 
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async () => {

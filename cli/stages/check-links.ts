@@ -66,6 +66,8 @@ export interface CheckLinksInput {
 interface Broken {
   page: RenderedPage;
   href: string;
+  /** 'unsafe' for a link refused for its scheme rather than for its target. */
+  kind?: 'unsafe';
   reason: string;
   hint: string;
 }
@@ -158,9 +160,23 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     const checkedBefore = checked;
     const brokenBefore = broken.length;
     const seen = new Set<string>();
-    for (const { href } of anchors.links) {
+    // An API page's links to the site sit in descriptions the page may show only in the browser (Elements).
+    const links = page.kind === 'api' ? [...anchors.links, ...page.sourceLinks.map((l) => ({ href: l.href, tag: 'a' }))] : anchors.links;
+    for (const { href, tag } of links) {
       if (seen.has(href)) continue;
       seen.add(href);
+      const scheme = unsafeScheme(href, tag);
+      if (scheme) {
+        checked++;
+        broken.push({
+          page,
+          href,
+          kind: 'unsafe',
+          reason: `uses the ${scheme} scheme, which ${scheme === 'data:' ? 'opens a document made by the link itself' : 'runs script'} when clicked`,
+          hint: `Link to a page of the site or to an https: URL. ${scheme} links are refused: they would run in readers' browsers with the site's origin.`,
+        });
+        continue;
+      }
       const pageIndependent = href.startsWith('/') && !href.startsWith('//');
       let resolution: Resolution;
       if (pageIndependent && shared.has(href)) resolution = shared.get(href);
@@ -178,6 +194,20 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
 }
 
+/**
+ * The scheme of a link that runs script or shows attacker-made content when followed:
+ * javascript: and vbscript: anywhere, data: except on images. Browsers ignore leading
+ * spaces and control characters and any tab or newline inside a URL, so `java\tscript:`
+ * counts too (https://url.spec.whatwg.org/#concept-basic-url-parser).
+ */
+export function unsafeScheme(href: string, tag: string): string | undefined {
+  const url = href.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'javascript' || scheme === 'vbscript') return `${scheme}:`;
+  if (scheme === 'data' && tag !== 'img' && tag !== 'source') return 'data:';
+  return undefined;
+}
+
 function decodeFragment(fragment: string): string {
   try {
     return decodeURIComponent(fragment);
@@ -188,7 +218,8 @@ function decodeFragment(fragment: string): string {
 
 function formatSummary(broken: Broken[], pageCount: number): string {
   const unique = new Set(broken.map((b) => b.href)).size;
-  return `Broken links: ${unique} link${unique === 1 ? '' : 's'} on ${new Set(broken.map((b) => b.page.route)).size} of ${pageCount} pages. Broken links fail the build.`;
+  const what = broken.some((b) => b.kind === 'unsafe') ? 'Broken or unsafe links' : 'Broken links';
+  return `${what}: ${unique} link${unique === 1 ? '' : 's'} on ${new Set(broken.map((b) => b.page.route)).size} of ${pageCount} pages. ${what} fail the build.`;
 }
 
 function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): DocsgenError[] {
@@ -202,7 +233,7 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
     // A link on every page (or on every page but the 404) is in the layout: report it once.
     if (items.length >= pageCount - 1 && pageCount > 2) {
       errors.push(
-        new DocsgenError(`Broken link '${href}' on every page ${first.reason}.`, {
+        new DocsgenError(`${first.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' on every page ${first.reason}.`, {
           file: configFile,
           hint: `It comes from the navbar or footer (site.config.ts) or a layout in templates/. ${first.hint}`,
         }),
@@ -216,7 +247,7 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
       if (reported.has(key)) continue;
       reported.add(key);
       errors.push(
-        new DocsgenError(`Broken link '${href}' ${item.reason}.`, {
+        new DocsgenError(`${item.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' ${item.reason}.`, {
           file: item.page.sourceFile ?? `(page ${item.page.route})`,
           line: source?.line,
           column: source?.column,

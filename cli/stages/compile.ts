@@ -26,6 +26,7 @@ import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
 import rehypeHighlight from '../mdx/rehype-highlight.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
+import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import type { TocItem } from '../../templates/shared.ts';
@@ -315,6 +316,8 @@ async function compileUncached(input: { file: string; relFile: string; source: s
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
 export async function compileCode(input: { file: string; relFile: string; source: string }, context: CompileContext): Promise<DiskEntry> {
+  const limit = checkMdxSource(input.source);
+  if (limit) throw new DocsgenError(limit.message, { file: input.relFile, line: limit.line, column: limit.column, excerpt: codeExcerpt(input.source, limit.line, limit.column), hint: limit.hint });
   const highlighter = await getHighlighter(context.cache);
   const toc: TocItem[] = [];
   const links: SourceLink[] = [];
@@ -326,6 +329,7 @@ export async function compileCode(input: { file: string; relFile: string; source
         outputFormat: 'function-body',
         development: false,
         remarkPlugins: [
+          remarkNestingLimit,
           remarkFrontmatter,
           remarkGfm,
           remarkDirective,
@@ -379,13 +383,15 @@ function mdxError(error: unknown, input: { relFile: string; source: string }): D
   const line = typeof e.line === 'number' ? e.line : undefined;
   const column = typeof e.column === 'number' ? e.column : undefined;
   const reason = (e.reason ?? e.message ?? String(error)).split('\n')[0];
-  return new DocsgenError(`MDX syntax error: ${reason}`, {
+  const tooDeep = e.ruleId === 'nesting-limit' || isStackOverflow(error) || isStackOverflow((error as { cause?: unknown }).cause);
+  return new DocsgenError(tooDeep ? (e.ruleId === 'nesting-limit' ? String(reason) : 'The document nests too deeply to compile.') : `MDX syntax error: ${reason}`, {
     file: input.relFile,
     line,
     column,
     excerpt: line ? codeExcerpt(input.source, line, column) : undefined,
-    hint:
-      'In MDX, "<" starts a JSX tag and "{" starts an expression: escape them as \\< and \\{ in prose, close every tag (<br />), and use {/* */} instead of <!-- -->.',
+    hint: tooDeep
+      ? NESTING_HINT
+      : 'In MDX, "<" starts a JSX tag and "{" starts an expression: escape them as \\< and \\{ in prose, close every tag (<br />), and use {/* */} instead of <!-- -->.',
     cause: error,
   });
 }

@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import {
-  BaseResolver,
   createConfig,
   getLineColLocation,
   lintDocument,
@@ -17,6 +16,10 @@ import {
   type NormalizedProblem,
 } from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
+import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRef } from '../openapi/refs.ts';
+import { localizeSiteLinks, type YamlSource } from '../openapi/site-links.ts';
+import type { SourceLink } from '../mdx/remark-links.ts';
+import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
 import { buildPostmanFiles } from './postman.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
@@ -77,14 +80,23 @@ export interface LoadedApiDocument {
   jsonText: string;
   /** JSON texts */
   postman: { collection: string; environment: string };
+  /** Links to the site's own pages in the descriptions (made root-relative), with their lines in the YAML. */
+  siteLinks?: SourceLink[];
+}
+
+export interface LoadApiOptions {
+  /** The site's `url`: links to it in descriptions become root-relative in what the API reference shows. */
+  siteUrl?: string;
 }
 
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
+/** Deeper than any real API document (the site's own reach 15), shallow enough for every recursive reader after the parser. */
+const OPENAPI_MAX_DEPTH = 100;
 
-export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string): Promise<LoadedApiDocument[]> {
-  const results = await Promise.all(sources.map((source) => loadOne(source, root)));
+export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string, options: LoadApiOptions = {}): Promise<LoadedApiDocument[]> {
+  const results = await Promise.all(sources.map((source) => loadOne(source, root, options)));
   const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
   if (errors.length > 0) {
     const files = new Set(errors.map((e) => e.file ?? ''));
@@ -98,7 +110,7 @@ export async function loadApiDocuments(sources: readonly ApiDocumentSource[], ro
 
 type LoadResult = { ok: true; api: LoadedApiDocument } | { ok: false; errors: DocsgenError[] };
 
-async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadResult> {
+async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions): Promise<LoadResult> {
   const rel = toPosix(path.relative(root, source.file));
   let yamlText: string;
   try {
@@ -121,36 +133,44 @@ async function loadOne(source: ApiDocumentSource, root: string): Promise<LoadRes
 
   const parsed = parseYaml(yamlText, rel);
   if (!parsed.ok) return parsed;
-  const { document, locate } = parsed;
+  const { document, locate, source: yamlSource } = parsed;
 
   const versionError = checkVersion(document, yamlText, rel, locate);
   if (versionError) return { ok: false, errors: [versionError] };
 
-  const problems = await validate(yamlText, source.file);
+  // External references are reported here, before validation, and never read: the validator's
+  // own "can't resolve" for them would only repeat it.
+  const externalRefs = findExternalRefs(document);
+  const reported = new Set(externalRefs.map((r) => formatPointer(r.segments.slice(0, -1))));
+  const problems = (await validate(yamlText, source.file)).filter(
+    (p) => !(p.ruleId === 'no-unresolved-refs' && reported.has((p.location[0]?.pointer ?? '').replace(/^#/, '') || '/')),
+  );
   const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
-  errors.push(...checkExternalRefs(document, yamlText, rel, locate));
+  errors.push(...checkExternalRefs(externalRefs, yamlText, rel, source.file, root, locate));
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 
-  const operations = summarizeOperations(document);
+  // Postman and the YAML download keep the author's absolute links; the reference shows the site's own.
+  const shown = options.siteUrl ? localizeSiteLinks(document, options.siteUrl, yamlSource) : { document, links: [] };
+  const operations = summarizeOperations(shown.document);
 
-  const info = asObject(document.info);
-  const api: Omit<LoadedApiDocument, 'postman'> = {
+  const info = asObject(shown.document.info);
+  const api: Omit<LoadedApiDocument, 'postman' | 'siteLinks'> = {
     id: source.id,
     file: rel,
     title: asString(info.title),
     version: asString(info.version),
     description: asString(info.description).trim(),
-    servers: asArray(document.servers).map((s) => ({ url: asString(asObject(s).url), description: asString(asObject(s).description) })),
-    tags: asArray(document.tags).map((t) => ({ name: asString(asObject(t).name), description: asString(asObject(t).description).trim() })),
+    servers: asArray(shown.document.servers).map((s) => ({ url: asString(asObject(s).url), description: asString(asObject(s).description) })),
+    tags: asArray(shown.document.tags).map((t) => ({ name: asString(asObject(t).name), description: asString(asObject(t).description).trim() })),
     operations,
-    document,
+    document: shown.document,
     yamlText,
-    jsonText: `${JSON.stringify(document, null, 2)}\n`,
+    jsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
   };
   try {
-    const postman = await buildPostmanFiles(api);
-    return { ok: true, api: { ...api, postman } };
+    const postman = await buildPostmanFiles({ ...api, document });
+    return { ok: true, api: { ...api, postman, siteLinks: shown.links } };
   } catch (error) {
     if (error instanceof DocsgenError) return { ok: false, errors: [error] };
     throw error;
@@ -166,18 +186,16 @@ type Locate = (segments: readonly string[], onKey?: boolean) => { line: number; 
 function parseYaml(
   text: string,
   rel: string,
-): { ok: true; document: JsonObject; locate: Locate } | { ok: false; errors: DocsgenError[] } {
+): { ok: true; document: JsonObject; locate: Locate; source: YamlSource } | { ok: false; errors: DocsgenError[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    // One syntax slip often yields several errors at the same spot; the first names it best.
-    const seen = new Set<number>();
-    const firstPerPosition = doc.errors.filter((e) => !seen.has(e.pos[0]) && seen.add(e.pos[0]));
+    const firstPerPosition = distinctYamlErrors(doc.errors);
     return {
       ok: false,
       errors: firstPerPosition.map((e) => {
         const pos = lineCounter.linePos(e.pos[0]);
-        const message = e.message.split('\n')[0] ?? e.message;
+        const message = yamlErrorMessage(e.message);
         return new DocsgenError(`The API document is not valid YAML: ${message}`, {
           file: rel,
           line: pos.line,
@@ -188,7 +206,12 @@ function parseYaml(
       }),
     };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const converted = yamlToJs(doc, OPENAPI_MAX_DEPTH);
+  if (!converted.ok) {
+    const pos = lineCounter.linePos(converted.problem.offset);
+    return { ok: false, errors: [located(`The API document ${converted.problem.message}`, rel, text, { line: pos.line, column: pos.col }, { hint: converted.problem.hint })] };
+  }
+  const value = converted.value;
   if (!isPlainObject(value)) {
     return {
       ok: false,
@@ -203,7 +226,7 @@ function parseYaml(
       ],
     };
   }
-  const locate: Locate = (segments, onKey = false) => {
+  const rangeOf = (segments: readonly string[], onKey = false): [number, number, number] | undefined => {
     let node: unknown = doc.contents;
     let range: [number, number, number] | undefined = (doc.contents as YamlNode | null)?.range ?? undefined;
     for (const segment of segments) {
@@ -223,11 +246,17 @@ function parseYaml(
         break;
       }
     }
-    if (!range) return undefined;
-    const pos = lineCounter.linePos(range[0]);
+    return range;
+  };
+  const position = (offset: number) => {
+    const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
-  return { ok: true, document: value, locate };
+  const locate: Locate = (segments, onKey = false) => {
+    const range = rangeOf(segments, onKey);
+    return range ? position(range[0]) : undefined;
+  };
+  return { ok: true, document: value, locate, source: { text, rangeOf, position } };
 }
 
 function checkVersion(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError | undefined {
@@ -258,7 +287,7 @@ async function validate(text: string, absoluteFile: string): Promise<NormalizedP
   specConfig ??= createConfig({ extends: ['spec'] });
   const config = await specConfig;
   const document = makeDocumentFromString(text, absoluteFile);
-  const problems = await lintDocument({ document, config, externalRefResolver: new BaseResolver() });
+  const problems = await lintDocument({ document, config, externalRefResolver: new NoExternalReads() });
   return problems.filter((p) => p.severity === 'error' && !p.ignored);
 }
 
@@ -294,32 +323,12 @@ function problemToError(problem: NormalizedProblem, text: string, rel: string, a
   return located(message, rel, text, pos, { hint });
 }
 
-/** Only local $refs: the published copies and exampleSchema must stand alone. */
-function checkExternalRefs(document: JsonObject, text: string, rel: string, locate: Locate): DocsgenError[] {
-  const errors: DocsgenError[] = [];
-  const visit = (node: unknown, segments: string[]): void => {
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => visit(child, [...segments, String(i)]));
-      return;
-    }
-    if (!isPlainObject(node)) return;
-    const ref = node.$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) {
-      errors.push(
-        located(`${formatPointer([...segments, '$ref'])}: '${ref}' points outside this document.`, rel, text, locate([...segments, '$ref']), {
-          hint: 'Keep each API document in one file: it is published for download and loaded by the API reference as is. Move the referenced object under components and use a local reference (#/components/...).',
-        }),
-      );
-    }
-    for (const [key, child] of Object.entries(node)) {
-      // Example and default values are data, not OpenAPI objects: a "$ref" key inside them is literal.
-      if (DATA_KEYWORDS.has(key) || (key === 'examples' && Array.isArray(child))) continue;
-      if (key === 'value' && segments[segments.length - 2] === 'examples') continue;
-      visit(child, [...segments, key]);
-    }
-  };
-  visit(document, []);
-  return errors;
+/** Only local $refs: the published copies and exampleSchema must stand alone (see ../openapi/refs.ts). */
+function checkExternalRefs(refs: readonly ExternalRef[], text: string, rel: string, absoluteFile: string, root: string, locate: Locate): DocsgenError[] {
+  return refs.map(({ segments, ref }) => {
+    const { problem, hint } = describeExternalRef(ref, absoluteFile, root);
+    return located(`${formatPointer(segments)}: ${problem}`, rel, text, locate(segments), { hint });
+  });
 }
 
 /** docsgen needs operationIds: examples in the docs and the Postman requests are matched to operations by them. */
@@ -341,8 +350,6 @@ function checkOperationIds(document: JsonObject, text: string, rel: string, loca
   }
   return errors;
 }
-
-const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const']);
 
 function located(message: string, rel: string, text: string, pos: { line: number; column: number } | undefined, options: { hint?: string }): DocsgenError {
   return new DocsgenError(message, {

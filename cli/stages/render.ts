@@ -8,6 +8,7 @@ import readingTime from 'reading-time';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import { isStackOverflow, NESTING_HINT } from '../mdx/limits.ts';
 import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 import type { SidebarItemData, SiteData } from '../../templates/components/SiteContext.tsx';
 import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
@@ -126,7 +127,9 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
           file: entry.sourceFile,
           hint: missing
             ? `<${missing[1]}> is not a component docsgen provides (${Object.keys(mdxComponents).filter((k) => /^[A-Z]/.test(k)).join(', ')}). Check its spelling or import it.`
-            : 'Fix the component props or the MDX expression named above.',
+            : isStackOverflow(error)
+              ? NESTING_HINT
+              : 'Fix the component props or the MDX expression named above.',
           cause: error,
         }),
       );
@@ -163,6 +166,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       title: ref.title,
       description: ref.description,
       sourceFile: api.file,
+      sourceLinks: api.siteLinks,
       islands: API_ISLANDS,
       body: createElement(ApiReference, {
         id: api.id,

@@ -104,12 +104,26 @@ function sitemap(pages: readonly RenderedPage[], config: SiteConfig): string {
     .filter((p) => p.indexable)
     .map((p) => p.route)
     .sort()
-    .map((route) => `  <url><loc>${escapeXml(origin + (route === '/' ? '/' : route))}</loc></url>`);
+    .map((route) => `  <url><loc>${escapeXml(origin + encodeRoute(route))}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 function escapeXml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A route as a URL path: each segment percent-encoded ('/docs/My Doc' -> '/docs/My%20Doc'), as sitemaps and feeds require. */
+function encodeRoute(route: string): string {
+  return route.split('/').map(encodeURIComponent).join('/') || '/';
+}
+
+/**
+ * The feed library writes titles and summaries as `type="html"` (Atom) and CDATA (RSS),
+ * which readers render as HTML: front matter is plain text, so its markup is escaped
+ * and a title such as `<img onerror=…>` shows as written instead of running.
+ */
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function blogFeed(posts: readonly CompiledPost[], config: SiteConfig): Feed {
@@ -128,13 +142,13 @@ function blogFeed(posts: readonly CompiledPost[], config: SiteConfig): Feed {
   });
   for (const { post } of posts) {
     feed.addItem({
-      title: post.frontMatter.title,
-      id: origin + post.route,
-      link: origin + post.route,
-      description: post.frontMatter.description,
+      title: escapeHtml(post.frontMatter.title),
+      id: origin + encodeRoute(post.route),
+      link: origin + encodeRoute(post.route),
+      description: escapeHtml(post.frontMatter.description),
       date: new Date(`${post.date}T00:00:00Z`),
       author: post.authors.map((a) => ({ name: a.name, link: a.url })),
-      category: post.tags.map((t) => ({ name: t.label, domain: origin + t.route })),
+      category: post.tags.map((t) => ({ name: t.label, domain: origin + encodeRoute(t.route) })),
     });
   }
   return feed;

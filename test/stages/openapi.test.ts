@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -398,6 +400,32 @@ describe('loadApiDocuments: broken documents', () => {
     assert.match(text, /^test\/fixtures\/openapi\/dangling-ref\.yaml:15:15 {2}\/paths\/~1v1~1payments\/post\/requestBody\/content\/application~1json\/schema: Can't resolve \$ref/);
     assert.match(text, /> 15 \| +\$ref: '#\/components\/schemas\/CreatePaymentRequest'/);
     assert.match(text, /Fix: Point the \$ref at something that exists/);
+  });
+
+  it('refuses a YAML alias bomb at its first alias instead of expanding it', async () => {
+    const error = await failure('alias-bomb.yaml');
+    assert.equal(error.errors.length, 1);
+    const text = formatError(error.errors[0]!);
+    assert.match(text, /^test\/fixtures\/openapi\/alias-bomb\.yaml:6:10 {2}The API document uses YAML aliases more than 100 times once expanded\./);
+    assert.match(text, /Fix: Write the values out/);
+  });
+
+  it('refuses nesting deeper than 100 levels at the first level too deep, and thousands of levels as a YAML problem', async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-openapi-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const head = 'openapi: 3.1.0\ninfo:\n  title: Deep\n  version: 1.0.0\npaths: {}\n';
+    const block = `${head}x-deep:\n${Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i + 1)}k:\n`).join('')}`;
+    const flow = `${head}x-deep: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`;
+    await writeFile(path.join(dir, 'block.yaml'), block);
+    await writeFile(path.join(dir, 'flow.yaml'), flow);
+    let error: unknown;
+    await loadApiDocuments([{ id: 'block', file: path.join(dir, 'block.yaml') }, { id: 'flow', file: path.join(dir, 'flow.yaml') }], dir).catch((e: unknown) => (error = e));
+    assert.ok(error instanceof DocsgenErrors, formatAnyError(error));
+    const lines = error.errors.map((e) => formatError(e).split('\n')[0]);
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.equal(lines[0], 'block.yaml:106:201  The API document nests more than 100 levels deep.');
+    // The parser gives up where its stack ends, which depends on the machine: only the line is fixed.
+    assert.match(lines[1]!, /^flow\.yaml:6:\d+ {2}The API document is not valid YAML: it nests too deeply to be read \(thousands of levels\)$/);
   });
 
   it('rejects a document that is not OpenAPI 3.1', async () => {
