@@ -29,16 +29,16 @@ export default function Home() {
 
       <section className="home-section" aria-labelledby="para-quem">
         <div className="container">
-          <h2 id="para-quem">Para quem é o Sorrix</h2>
+          <h2 id="para-quem">Para quem é a Sorrix</h2>
           <p className="home-section__lead">Um mesmo fluxo de checkout, visto de dois lados do balcão.</p>
           <ul className="feature-grid">
             <li className="feature-card">
               <h3>Para lojistas</h3>
               <p>
                 Checkout em segundos no caixa, no totem de autoatendimento ou no app da loja. Aceite crédito, débito, Pix e vale-refeição com a mesma
-                experiência, e receba os dados de fidelidade do cliente quando ele consentir.
+                experiência, e receba os dados de fidelidade do consumidor quando ele consentir.
               </p>
-              <a href="/docs/documentacao/introducao">Como o Sorrix funciona</a>
+              <a href="/docs/documentacao/introducao">Como a Sorrix funciona</a>
             </li>
             <li className="feature-card">
               <h3>Para desenvolvedores</h3>
@@ -51,7 +51,7 @@ export default function Home() {
             <li className="feature-card">
               <h3>Para parceiros</h3>
               <p>
-                Plataformas, adquirentes e software houses cadastram lojistas, lojas e terminais pela API de Onboarding e acompanham a homologação de
+                Plataformas, adquirentes e software houses cadastram lojistas, lojas e terminais pela API de Onboarding e acompanham a aprovação de
                 cada um.
               </p>
               <a href="/docs/onboarding/introducao-api">Conheça a API de Onboarding</a>

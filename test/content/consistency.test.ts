@@ -14,10 +14,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Parser } from 'htmlparser2';
 import ts from 'typescript';
-import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument, type OperationSummary } from '../cli/stages/openapi.ts';
-import siteConfig from '../site.config.ts';
-import { builtSite, repoRoot } from './helpers/site.ts';
-import { asObject, type JsonObject } from '../cli/json.ts';
+import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument, type OperationSummary } from '../../cli/stages/openapi.ts';
+import siteConfig from '../../site.config.ts';
+import { builtSite, repoRoot } from '../helpers/site.ts';
+import { asObject, type JsonObject } from '../../cli/json.ts';
 
 type Json = JsonObject;
 const obj = asObject;
