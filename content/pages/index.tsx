@@ -43,7 +43,7 @@ export default function Home() {
             <li className="feature-card">
               <h3>Para desenvolvedores</h3>
               <p>
-                Um SDK móvel para Android e iOS que captura o rosto e devolve um token de captura, e uma API REST com OAuth 2.0, idempotência, webhooks
+                Um SDK móvel para Android e iOS que captura o rosto e devolve um capture token, e uma API REST com OAuth 2.0, idempotência, webhooks
                 assinados e erros no formato RFC 9457.
               </p>
               <a href="/docs/api/comecando">Primeiro pagamento em 5 minutos</a>
@@ -83,7 +83,7 @@ export default function Home() {
               <h3>
                 <a href="/docs/sdk/introducao">Integre o SDK móvel</a>
               </h3>
-              <p>Adicione o SDK ao app do caixa ou do totem e receba um token de captura a cada rosto confirmado.</p>
+              <p>Adicione o SDK ao app do caixa ou do totem e receba um capture token a cada rosto confirmado.</p>
             </li>
             <li>
               <h3>

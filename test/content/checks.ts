@@ -337,6 +337,7 @@ const TERMS: { pattern: RegExp; use: string }[] = [
   { pattern: term(String.raw`(?:o|O|do|no|pelo)\s+Sorrix`), use: 'a Sorrix' },
   { pattern: new RegExp(String.raw`${L}(?:o|O|um|Um|mesmo|novo|do|no)\s+\**\x60Idempotency-Key\x60`, 'gu'), use: 'a `Idempotency-Key` (a chave)' },
   { pattern: term('filma(?:r|m|do)?'), use: 'capta (a captura do rosto)' },
+  { pattern: term('tokens? de captura|token facial'), use: 'capture token (o campo `capture_token`)' },
   { pattern: new RegExp(String.raw`(?<![\d.,])\d{4,}(?=\s+(?:segundos|dias|minutos|requisições|reais)${R})`, 'gu'), use: 'ponto de milhar na prosa, como 3.600' },
 ];
 

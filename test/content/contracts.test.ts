@@ -126,6 +126,6 @@ describe('style guide terminology', () => {
   });
 
   it('finds each replaced term', () => {
-    assertFinds(terminologyErrors(brokenSources), [/'O emissor'/, /'o Sorrix'/, /'mesmo `Idempotency-Key`'/, /'3600': write ponto de milhar/, /'reprovado'/, /'Payment API'/]);
+    assertFinds(terminologyErrors(brokenSources), [/'O emissor'/, /'o Sorrix'/, /'mesmo `Idempotency-Key`'/, /'3600': write ponto de milhar/, /'reprovado'/, /'Payment API'/, /'token de captura'/]);
   });
 });
