@@ -353,3 +353,76 @@ export function terminologyErrors(sources: readonly Source[]): string[] {
   }
   return failures;
 }
+
+// ---------------------------------------------------------------------------
+// Rules of the product the examples must follow
+
+/**
+ * Failures where a restart example answers a `capture_timeout` restart with a canceled
+ * identification: the capture timed out before any identification existed, so
+ * `canceled_identification_id` is null. A response is paired with the last restart
+ * request shown before it on the same page.
+ */
+export function restartAfterCaptureTimeoutErrors(sources: readonly Source[]): string[] {
+  const failures: string[] = [];
+  for (const source of sources) {
+    let reason: unknown;
+    for (const block of source.blocks) {
+      const mark = block.attrs.openapi ?? '';
+      let value: unknown;
+      try {
+        value = JSON.parse(block.body);
+      } catch {
+        continue;
+      }
+      if (mark === 'restartTerminalSession request') reason = asObject(value).reason;
+      else if (mark.startsWith('restartTerminalSession response 2') && reason === 'capture_timeout' && asObject(value).canceled_identification_id !== null) {
+        failures.push(`${where(block)}: a restart after capture_timeout cancels no identification; canceled_identification_id must be null`);
+      }
+    }
+  }
+  return failures;
+}
+
+/** A message in quotes, as the docs write what the checkout shows. */
+const QUOTED = /"([^"\n]{3,})"|“([^”\n]{3,})”/g;
+
+/**
+ * Failures where the docs suggest showing a message that reveals whether a person is
+ * enrolled or revoked consent (the checkout screen is seen by the operator and the
+ * queue): a quoted message on a line or table row about `consumer_not_enrolled` or
+ * `consent_revoked` that speaks of enrolment, the app or consent.
+ */
+export function revealingMessageErrors(sources: readonly Source[]): string[] {
+  const failures: string[] = [];
+  for (const source of sources) {
+    source.prose.split('\n').forEach((line, i) => {
+      if (!/consumer_not_enrolled|consent_revoked/.test(line)) return;
+      for (const m of line.matchAll(QUOTED)) {
+        const message = m[1] ?? m[2] ?? '';
+        if (/cadastr|não usa|ainda não|desativ|revog|consent|baixe|app Sorrix/i.test(message)) failures.push(`${source.file}:${i + 1}: "${message}" tells the queue whether the person uses the Sorrix; show the neutral message of /docs/api/identificacao#erros`);
+      }
+    });
+  }
+  return failures;
+}
+
+/** Failures where an error of the token server (an operation whose path is /oauth/token) is not an OAuth 2.0 error body. */
+export function tokenServerErrorFormatErrors(apis: readonly LoadedApiDocument[]): string[] {
+  const failures: string[] = [];
+  for (const api of apis) {
+    const item = resolveRef(api, asObject(api.document.paths)['/oauth/token']);
+    for (const [method, operation] of Object.entries(item)) {
+      for (const [status, response] of Object.entries(asObject(resolveRef(api, operation).responses))) {
+        if (!/^[45]/.test(status)) continue;
+        const content = asObject(resolveRef(api, response).content);
+        const types = Object.keys(content);
+        const schemaRef = asObject(asObject(content['application/json']).schema).$ref;
+        if (types.length !== 1 || types[0] !== 'application/json' || typeof schemaRef !== 'string' || !schemaRef.endsWith('/OAuthError')) {
+          failures.push(`${api.file}: ${method.toUpperCase()} /oauth/token ${status} answers ${types.join(', ') || 'no body'}; the token server answers every error as application/json with the OAuthError schema (RFC 6749, section 5.2)`);
+        }
+      }
+    }
+  }
+  return failures;
+}

@@ -1,7 +1,9 @@
 /**
  * One truth across the portal: an example id means the same entity everywhere, a
  * Problem code has one title, every status and header the prose promises is declared
- * in the API documents, code samples parse, and the prose follows the style guide's
+ * in the API documents, examples follow the product's rules (a restart after a capture
+ * timeout cancels nothing, the checkout never reveals enrolment, the token server
+ * answers OAuth errors), code samples parse, and the prose follows the style guide's
  * terminology. Each check also runs on test/content/fixtures/broken, a page and an
  * API document with one mistake of each kind, and must find every one of them.
  */
@@ -17,8 +19,11 @@ import {
   openApiExamples,
   operationFacts,
   problemTitleConflicts,
+  restartAfterCaptureTimeoutErrors,
+  revealingMessageErrors,
   sampleParseErrors,
   terminologyErrors,
+  tokenServerErrorFormatErrors,
   undeclaredRetryAfter,
   undeclaredStatuses,
   type Example,
@@ -127,5 +132,31 @@ describe('style guide terminology', () => {
 
   it('finds each replaced term', () => {
     assertFinds(terminologyErrors(brokenSources), [/'O emissor'/, /'o Sorrix'/, /'mesmo `Idempotency-Key`'/, /'3600': write ponto de milhar/, /'reprovado'/, /'Payment API'/, /'token de captura'/]);
+  });
+});
+
+describe('product rules in the examples', () => {
+  it('a restart after capture_timeout cancels no identification, on every page', () => {
+    assert.deepEqual(restartAfterCaptureTimeoutErrors(docSources), []);
+  });
+
+  it('finds a restart after capture_timeout that cancels an identification', () => {
+    assertFinds(restartAfterCaptureTimeoutErrors(brokenSources), [/pagina\.mdx:\d+: a restart after capture_timeout cancels no identification/]);
+  });
+
+  it('no message suggested for consumer_not_enrolled or consent_revoked reveals enrolment or consent', () => {
+    assert.deepEqual(revealingMessageErrors(readerSources), []);
+  });
+
+  it('finds a message that tells the queue the person does not use the Sorrix', () => {
+    assertFinds(revealingMessageErrors(brokenSources), [/pagina\.mdx:\d+: "Você ainda não usa a Sorrix" tells the queue/]);
+  });
+
+  it('the token server answers every error in the OAuth 2.0 format', () => {
+    assert.deepEqual(tokenServerErrorFormatErrors(apis), []);
+  });
+
+  it('finds a token-server error answered as problem+json', () => {
+    assertFinds(tokenServerErrorFormatErrors(brokenApis), [/api\.yaml: POST \/oauth\/token 503 answers application\/problem\+json/]);
   });
 });
