@@ -29,21 +29,21 @@ export default function Home() {
 
       <section className="home-section" aria-labelledby="para-quem">
         <div className="container">
-          <h2 id="para-quem">Para quem é o Sorrix</h2>
+          <h2 id="para-quem">Para quem é a Sorrix</h2>
           <p className="home-section__lead">Um mesmo fluxo de checkout, visto de dois lados do balcão.</p>
           <ul className="feature-grid">
             <li className="feature-card">
               <h3>Para lojistas</h3>
               <p>
                 Checkout em segundos no caixa, no totem de autoatendimento ou no app da loja. Aceite crédito, débito, Pix e vale-refeição com a mesma
-                experiência, e receba os dados de fidelidade do cliente quando ele consentir.
+                experiência, e receba os dados de fidelidade do consumidor quando ele consentir.
               </p>
-              <a href="/docs/documentacao/introducao">Como o Sorrix funciona</a>
+              <a href="/docs/documentacao/introducao">Como a Sorrix funciona</a>
             </li>
             <li className="feature-card">
               <h3>Para desenvolvedores</h3>
               <p>
-                Um SDK móvel para Android e iOS que captura o rosto e devolve um token de captura, e uma API REST com OAuth 2.0, idempotência, webhooks
+                Um SDK móvel para Android e iOS que captura o rosto e devolve um capture token, e uma API REST com OAuth 2.0, idempotência, webhooks
                 assinados e erros no formato RFC 9457.
               </p>
               <a href="/docs/api/comecando">Primeiro pagamento em 5 minutos</a>
@@ -51,7 +51,7 @@ export default function Home() {
             <li className="feature-card">
               <h3>Para parceiros</h3>
               <p>
-                Plataformas, adquirentes e software houses cadastram lojistas, lojas e terminais pela API de Onboarding e acompanham a homologação de
+                Plataformas, adquirentes e software houses cadastram lojistas, lojas e terminais pela API de Onboarding e acompanham a aprovação de
                 cada um.
               </p>
               <a href="/docs/onboarding/introducao-api">Conheça a API de Onboarding</a>
@@ -83,7 +83,7 @@ export default function Home() {
               <h3>
                 <a href="/docs/sdk/introducao">Integre o SDK móvel</a>
               </h3>
-              <p>Adicione o SDK ao app do caixa ou do totem e receba um token de captura a cada rosto confirmado.</p>
+              <p>Adicione o SDK ao app do caixa ou do totem e receba um capture token a cada rosto confirmado.</p>
             </li>
             <li>
               <h3>

@@ -2,22 +2,20 @@
  * The portal's content agrees with itself and with the API documents: examples
  * validate against the operations they illustrate, every path and operation
  * matches, hosts, headers, error codes and sandbox data have one source of truth,
- * samples parse, the Portuguese is spelled right and the built site has no filler.
+ * and curl samples call the API as documented. Entity, status, sample-parsing and
+ * terminology checks are in contracts.test.ts; the language checks in spelling.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { Parser } from 'htmlparser2';
-import ts from 'typescript';
-import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument, type OperationSummary } from '../cli/stages/openapi.ts';
-import siteConfig from '../site.config.ts';
-import { builtSite, repoRoot } from './helpers/site.ts';
-import { asObject, type JsonObject } from '../cli/json.ts';
+import { exampleSchema, loadApiDocuments, resolveRef, type LoadedApiDocument, type OperationSummary } from '../../cli/stages/openapi.ts';
+import siteConfig from '../../site.config.ts';
+import { repoRoot } from '../helpers/site.ts';
+import { asObject, type JsonObject } from '../../cli/json.ts';
+import { inlineCode, lineAt, listFiles, readSource, stripCode, tables, where, type CodeBlock, type Source, type Table } from './sources.ts';
 
 type Json = JsonObject;
 const obj = asObject;
@@ -26,116 +24,11 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 // ---------------------------------------------------------------------------
 // Sources
 
-interface CodeBlock {
-  /** relative to the repository root, posix */
-  file: string;
-  /** 1-based line of the opening fence */
-  line: number;
-  lang: string;
-  meta: string;
-  attrs: Record<string, string>;
-  body: string;
-}
-
-interface Source {
-  file: string;
-  text: string;
-  /** The text with every fenced code block blanked out (line numbers kept). */
-  prose: string;
-  blocks: CodeBlock[];
-}
-
-function listFiles(dir: string, extension: string): string[] {
-  return readdirSync(path.join(repoRoot, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(extension))
-    .map((e) => path.relative(repoRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
-}
-
-function readSource(file: string): Source {
-  const text = readFileSync(path.join(repoRoot, file), 'utf8');
-  const lines = text.split('\n');
-  const blocks: CodeBlock[] = [];
-  const proseLines = [...lines];
-  let open: { fence: string; indent: number; lang: string; meta: string; start: number; body: string[] } | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (!open) {
-      const m = /^(\s*)(`{3,}|~{3,})([^\s`{]*)(.*)$/.exec(line);
-      if (m && file.endsWith('.mdx')) {
-        open = { fence: m[2] ?? '```', indent: (m[1] ?? '').length, lang: (m[3] ?? '').toLowerCase(), meta: (m[4] ?? '').trim(), start: i, body: [] };
-        proseLines[i] = '';
-      }
-      continue;
-    }
-    proseLines[i] = '';
-    const char = open.fence.charAt(0);
-    if (new RegExp(`^\\s*\\${char}{${open.fence.length},}\\s*$`).test(line)) {
-      const attrs: Record<string, string> = {};
-      for (const a of open.meta.matchAll(/([A-Za-z_-]+)="([^"]*)"/g)) attrs[a[1] ?? ''] = a[2] ?? '';
-      const indent = open.indent;
-      blocks.push({
-        file,
-        line: open.start + 1,
-        lang: open.lang,
-        meta: open.meta,
-        attrs,
-        body: open.body.map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n'),
-      });
-      open = undefined;
-    } else {
-      open.body.push(line);
-    }
-  }
-  assert.equal(open, undefined, `${file}:${(open?.start ?? 0) + 1}: code fence never closed`);
-  return { file, text, prose: proseLines.join('\n'), blocks };
-}
-
-const lineAt = (text: string, index: number): number => text.slice(0, index).split('\n').length;
-const where = (block: CodeBlock, offset = 0): string => `${block.file}:${block.line + offset}`;
-
 const docSources = [...listFiles('content/docs', '.mdx'), ...listFiles('content/blog', '.mdx')].map(readSource);
 const pageSources = listFiles('content/pages', '.tsx').map(readSource);
 /** Everything a reader sees: documents, posts and the home page. */
 const allSources = [...docSources, ...pageSources];
 const allBlocks = docSources.flatMap((s) => s.blocks);
-
-/** Inline code spans of the prose, with their line. */
-function inlineCode(source: Source): { code: string; line: number }[] {
-  const out: { code: string; line: number }[] = [];
-  for (const m of source.prose.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) out.push({ code: (m[2] ?? '').trim(), line: lineAt(source.prose, m.index) });
-  return out;
-}
-
-interface Table {
-  file: string;
-  line: number;
-  header: string[];
-  rows: string[][];
-}
-
-function tables(source: Source): Table[] {
-  const out: Table[] = [];
-  const lines = source.prose.split('\n');
-  const cells = (line: string): string[] =>
-    line
-      .trim()
-      .replace(/^\|/, '')
-      .replace(/\|$/, '')
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim());
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*\|/.test(lines[i] ?? '') || !/^\s*\|?\s*:?-{3,}/.test(lines[i + 1] ?? '')) continue;
-    const table: Table = { file: source.file, line: i + 1, header: cells(lines[i] ?? ''), rows: [] };
-    let j = i + 2;
-    for (; j < lines.length && /^\s*\|/.test(lines[j] ?? ''); j++) table.rows.push(cells(lines[j] ?? ''));
-    out.push(table);
-    i = j;
-  }
-  return out;
-}
-
-const stripCode = (cell: string): string => cell.replace(/`/g, '').trim();
 
 // ---------------------------------------------------------------------------
 // API documents
@@ -1049,27 +942,6 @@ function requiredHeaders(found: FoundOperation): string[] {
 }
 
 describe('code samples', () => {
-  it('every TypeScript and JavaScript sample parses', () => {
-    const failures: string[] = [];
-    let checked = 0;
-    for (const block of allBlocks) {
-      const ext = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js', jsx: 'jsx', mjs: 'mjs' }[block.lang];
-      if (!ext) continue;
-      const result = ts.transpileModule(block.body, {
-        fileName: `sample.${ext}`,
-        reportDiagnostics: true,
-        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve, allowJs: true },
-      });
-      for (const d of result.diagnostics ?? []) {
-        const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
-        failures.push(`${where(block, (pos?.line ?? 0) + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-      }
-      checked++;
-    }
-    assert.deepEqual(failures, []);
-    assert.ok(checked >= 20, `only ${checked} TypeScript/JavaScript samples found`);
-  });
-
   it('every curl sample calls a documented host with the headers the operation needs', () => {
     const hosts = apiHosts();
     const failures: string[] = [];
@@ -1129,53 +1001,5 @@ describe('code samples', () => {
     const body = source.blocks.find((b) => /vetor de teste/i.test(b.attrs.title ?? ''))?.body;
     assert.ok(secret && timestamp && expected && body !== undefined, 'the page states secret, timestamp, body and expected signature');
     assert.equal(createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex'), expected);
-  });
-});
-
-// ---------------------------------------------------------------------------
-// Spelling and filler
-
-const TEXT_ATTRIBUTES = new Set(['alt', 'title', 'content', 'placeholder', 'value', 'label']);
-
-describe('language', () => {
-  it('the Portuguese passes cspell with the pt-BR dictionary and the project word list', () => {
-    const bin = path.join(repoRoot, 'node_modules/cspell/bin.mjs');
-    const result = spawnSync(process.execPath, [bin, 'lint', '--no-progress', '--no-summary', '--no-must-find-files', '--config', path.join(repoRoot, 'cspell.json')], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
-    assert.equal(result.status, 0, `cspell found unknown words (fix the spelling; add only product terms, ids and English technical words to cspell.json):\n${result.stdout}${result.stderr}`);
-  });
-
-  it('the built site has no lorem ipsum, TODO, "em breve" or placeholder text', async () => {
-    const dist = await builtSite();
-    // Markers are upper case (Portuguese "todo" means "every"); phrases in any case.
-    const forbidden = [/\b(TODO|FIXME|TBD|XXX)\b/, /lorem ipsum|em breve|coming soon|placeholder|a definir|preencher aqui|\[insira|texto de exemplo/i];
-    const failures: string[] = [];
-    const files = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.html'));
-    assert.ok(files.length > 30, `only ${files.length} HTML files in the built site`);
-    for (const entry of files) {
-      const file = path.join(entry.parentPath, entry.name);
-      const html = readFileSync(file, 'utf8');
-      const found: string[] = [];
-      const scan = (text: string, what: string): void => {
-        for (const pattern of forbidden) {
-          const m = pattern.exec(text);
-          if (m) found.push(`${what}: …${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}…`);
-        }
-      };
-      const parser = new Parser({
-        ontext: (text) => scan(text, 'text'),
-        // Attributes a reader sees or hears; class names and URLs are not text.
-        onattribute: (name, value) => {
-          if (TEXT_ATTRIBUTES.has(name) || name.startsWith('aria-') || name.startsWith('data-')) scan(value, `attribute ${name}`);
-        },
-        oncomment: (text) => scan(text, 'comment'),
-      });
-      parser.write(html);
-      parser.end();
-      if (found.length > 0) failures.push(`${path.relative(dist, file)}: ${found.join(' | ')}`);
-    }
-    assert.deepEqual(failures, []);
   });
 });
