@@ -15,8 +15,10 @@ import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
+import { precompress } from './stages/precompress.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
+import { securityHeaderFiles, securityHeaders } from './stages/security-headers.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
@@ -137,7 +139,7 @@ export async function buildSite(
       session,
     ),
   );
-  const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...securityHeaderFiles(securityHeaders({ pages, apis }))];
   const memoryCheck = await task('check-links', () =>
     checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
   );
@@ -157,6 +159,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
+    await logger.task('precompress', () => precompress(written.dir));
     if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
