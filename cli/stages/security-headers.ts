@@ -28,21 +28,39 @@ export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
 /** Script types a browser runs; JSON data blocks (the islands manifest) need no hash. */
 const EXECUTABLE_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module']);
 
+/** Directives that list the other origins the pages load from, and what goes into each. */
+type SourceDirective = 'script-src' | 'style-src' | 'img-src' | 'media-src' | 'frame-src' | 'connect-src';
+
 export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[] }): Record<string, string> {
-  const hashes = new Set<string>();
-  for (const page of input.pages) for (const script of inlineScripts(page.html)) hashes.add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
-  const origins = new Set<string>();
-  for (const api of input.apis) for (const url of tryItServers(api)) origins.add(originOf(url));
-  origins.delete('');
+  const sources: Record<SourceDirective, Set<string>> = {
+    'script-src': new Set(),
+    'style-src': new Set(),
+    'img-src': new Set(),
+    'media-src': new Set(),
+    'frame-src': new Set(),
+    'connect-src': new Set(),
+  };
+  for (const page of input.pages) {
+    const found = scanPage(page.html);
+    for (const script of found.inlineScripts) sources['script-src'].add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
+    for (const [directive, url] of found.external) sources[directive].add(originOf(url));
+  }
+  for (const api of input.apis) for (const url of tryItServers(api)) sources['connect-src'].add(originOf(url));
+  const list = (directive: SourceDirective, ...fixed: string[]) => {
+    const extra = [...sources[directive]].filter((source) => source !== '').sort();
+    return [directive, ...fixed, ...extra].join(' ');
+  };
   const policy = [
     "default-src 'self'",
-    `script-src 'self' ${[...hashes].sort().join(' ')}`.trim(),
+    list('script-src', "'self'"),
     // Elements (the API reference island) and the server-rendered code blocks set style
     // attributes; a style cannot run code, and scripts are what the policy guards.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    list('style-src', "'self'", "'unsafe-inline'"),
+    list('img-src', "'self'", 'data:'),
     "font-src 'self' data:",
-    `connect-src 'self' ${[...origins].sort().join(' ')}`.trim(),
+    ...(sources['media-src'].size > 0 ? [list('media-src', "'self'")] : []),
+    ...(sources['frame-src'].size > 0 ? [list('frame-src', "'self'")] : []),
+    list('connect-src', "'self'"),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -65,13 +83,33 @@ export function securityHeaderFiles(headers: Readonly<Record<string, string>>): 
   ];
 }
 
-/** The text of every inline script a browser would run, exactly as the hash covers it. */
-function inlineScripts(html: string): string[] {
+/**
+ * The text of every inline script a browser would run, exactly as the hash covers it,
+ * and the URLs of what the page loads from other hosts (an image or a video an author
+ * linked to), by the directive that must allow them.
+ */
+function scanPage(html: string): { inlineScripts: string[]; external: [SourceDirective, string][] } {
   const scripts: string[] = [];
+  const external: [SourceDirective, string][] = [];
+  const add = (directive: SourceDirective, url: string | undefined) => {
+    if (url !== undefined && /^(https?:)?\/\//i.test(url.trim())) external.push([directive, url.trim()]);
+  };
+  const addSrcset = (directive: SourceDirective, srcset: string | undefined) => {
+    for (const candidate of srcset?.split(',') ?? []) add(directive, candidate.trim().split(/\s+/)[0]);
+  };
   let current: string | undefined;
   const parser = new Parser({
     onopentag(name, attributes) {
+      if (name === 'img' || (name === 'source' && attributes.srcset !== undefined)) {
+        add('img-src', attributes.src);
+        addSrcset('img-src', attributes.srcset);
+      } else if (name === 'video' || name === 'audio' || name === 'source' || name === 'track') {
+        add('media-src', attributes.src);
+        add('img-src', attributes.poster);
+      } else if (name === 'iframe') add('frame-src', attributes.src);
+      else if (name === 'link' && /\bstylesheet\b/i.test(attributes.rel ?? '')) add('style-src', attributes.href);
       if (name !== 'script') return;
+      add('script-src', attributes.src);
       const type = (attributes.type ?? '').trim().toLowerCase();
       current = attributes.src === undefined && EXECUTABLE_TYPES.has(type) ? '' : undefined;
     },
@@ -86,7 +124,7 @@ function inlineScripts(html: string): string[] {
   });
   parser.write(html);
   parser.end();
-  return scripts;
+  return { inlineScripts: scripts, external };
 }
 
 type ServerList = { url?: unknown; description?: unknown }[] | undefined;
@@ -120,10 +158,11 @@ function tryItServers(api: LoadedApiDocument): string[] {
   return urls.filter((url): url is string => typeof url === 'string' && url !== '');
 }
 
-/** A server URL's origin; relative URLs (the site's own host) are covered by 'self'. */
+/** A URL's origin; relative URLs (the site's own host) are covered by 'self'. */
 function originOf(url: string): string {
   try {
-    const parsed = new URL(url);
+    // Protocol-relative URLs (//host/x) are read as https, which is what an https site loads.
+    const parsed = new URL(url.startsWith('//') ? `https:${url}` : url);
     return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : '';
   } catch {
     return '';
