@@ -95,15 +95,16 @@ export function formatLighthouse(bench: LighthouseBench): string {
 
 export function formatLoad(bench: LoadBench): string {
   const lines = [
-    `docsgen serve under load on loopback (autocannon, ${bench.connections} connections, ${bench.secondsPerUrl} s per URL, accept-encoding "${bench.acceptEncoding}"):`,
-    `  ${padEnd('URL', 34)}${pad('req/s', 9)}${pad('p50', 8)}${pad('p90', 8)}${pad('p99', 8)}${pad('max', 8)}${pad('MB/s', 8)}${pad('errors', 8)}${pad('wrong', 7)}`,
+    `docsgen serve and nginx (deploy/nginx.conf) under load on loopback (autocannon, ${bench.connections} connections, ${bench.secondsPerUrl} s per URL), with accept-encoding "${bench.acceptEncoding}" and without:`,
+    `  ${padEnd('URL', 30)}${padEnd('server', 15)}${padEnd('encoding', 10)}${pad('req/s', 9)}${pad('p50', 8)}${pad('p90', 8)}${pad('p99', 8)}${pad('max', 8)}${pad('MB/s', 8)}${pad('errors', 8)}${pad('wrong', 7)}`,
   ];
   for (const r of bench.results) {
     const shown = `${r.name} (${r.expectStatus})`;
     lines.push(
-      `  ${padEnd(shown, 34)}${pad(r.requestsPerSecond.toFixed(0), 9)}${pad(`${r.latency.p50}ms`, 8)}${pad(`${r.latency.p90}ms`, 8)}${pad(`${r.latency.p99}ms`, 8)}${pad(`${r.latency.max}ms`, 8)}${pad((r.throughputBps / 1024 / 1024).toFixed(1), 8)}${pad(String(r.errors), 8)}${pad(String(r.unexpected), 7)}`,
+      `  ${padEnd(shown, 30)}${padEnd(r.server, 15)}${padEnd(r.acceptEncoding === '' ? 'none' : 'browser', 10)}${pad(r.requestsPerSecond.toFixed(0), 9)}${pad(`${r.latency.p50}ms`, 8)}${pad(`${r.latency.p90}ms`, 8)}${pad(`${r.latency.p99}ms`, 8)}${pad(`${r.latency.max}ms`, 8)}${pad((r.throughputBps / 1024 / 1024).toFixed(1), 8)}${pad(String(r.errors), 8)}${pad(String(r.unexpected), 7)}`,
     );
   }
+  if (bench.nginxSkipped) lines.push(`  (nginx not measured: ${bench.nginxSkipped})`);
   lines.push('  (errors: connection errors and timeouts; wrong: responses with another status than expected)');
   return lines.join('\n');
 }

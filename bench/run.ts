@@ -73,7 +73,7 @@ if (only.has('weight') || only.has('lighthouse') || only.has('load')) {
           { name: 'router JS', path: routerJs },
           { name: 'not found', path: '/no/such/page', expectStatus: 404 },
         ],
-        { seconds: Number(process.env.LOAD_SECONDS ?? 3) },
+        { seconds: Number(process.env.LOAD_SECONDS ?? 3), dir: site.dir },
       );
       results.load = load;
       console.log(`\n${formatLoad(load)}`);

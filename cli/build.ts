@@ -16,9 +16,11 @@ import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
+import { precompress } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
+import { securityHeaderFiles, securityHeaders } from './stages/security-headers.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
 import { discard, generatedFiles, publish, write } from './stages/write.ts';
@@ -161,7 +163,7 @@ export async function buildSite(
     ),
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
-  const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...securityHeaderFiles(securityHeaders({ pages, apis }))];
   const memoryCheck = await task('check-links', (progress) =>
     checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config, session.links, progress),
   );
@@ -181,6 +183,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
+    await logger.task('precompress', () => precompress(written.dir));
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {

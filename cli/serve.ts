@@ -5,19 +5,29 @@
  * works when deployed. It knows nothing about MDX or config; watch mode plugs in
  * through `middleware` and `transformHtml`.
  *
- * `send` does ETags, conditional GET, ranges and HEAD for plain files; `compression`
- * negotiates brotli/gzip. HTML is read into memory instead, so `transformHtml` can
- * change it and the ETag and compression apply to the transformed body.
+ * `send` does ETags, conditional GET, ranges and HEAD for plain files, and for the
+ * brotli/gzip copies the build wrote next to them (`x.br`, `x.gz`), sent as they are
+ * when the request accepts them. `compression` is the fallback for text without a
+ * copy (small files, watch mode). HTML is read into memory when `transformHtml` changes
+ * it (and for the 404 page), so the ETag and compression apply to the transformed body.
+ *
+ * Every response carries the security headers the build wrote for the site (see
+ * stages/security-headers.ts); requests that are not plain HTTP/1.x with one valid
+ * Host are refused as nginx refuses them.
  */
 import { createHash } from 'node:crypto';
 import { promises as fsp, type Stats } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import fresh from 'fresh';
 import mime from 'mime-types';
+import Negotiator from 'negotiator';
 import send from 'send';
 import { DocsgenError } from './errors.ts';
+import { PRECOMPRESSED_EXTENSIONS } from './stages/precompress.ts';
+import { BASELINE_HEADERS, HEADERS_JSON } from './stages/security-headers.ts';
 
 export interface ServeOptions {
   /** Absolute path of the built site. */
@@ -67,6 +77,15 @@ interface Target {
   stat: Stats;
 }
 
+/** A compressed copy written by the build, standing in for a file. */
+interface Encoded {
+  encoding: keyof typeof PRECOMPRESSED_EXTENSIONS;
+  copy: Target;
+}
+
+/** What Host may hold (RFC 3986 reg-name or IP literal, then a port): nginx refuses the rest with 400 too. */
+const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d*)?$/;
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = await checkSiteDir(options.dir);
   // The identity content type of each response, for the compression filter: send
@@ -82,6 +101,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   }) as unknown as NodeHandler;
   const compressing = new WeakSet<http.ServerResponse>();
+  // What each response must keep when a failed attempt's headers are cleared.
+  const securityHeaders = new WeakMap<http.ServerResponse, Readonly<Record<string, string>>>();
   /** Wraps the response in the compressor once; twice would compress twice. */
   function enableCompression(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (compressing.has(res) || res.headersSent) return;
@@ -92,6 +113,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => failed(req, res, error));
   });
+  server.on('clientError', answerUnparsable);
 
   let answering = 0;
   let whenIdle: (() => void)[] = [];
@@ -102,8 +124,37 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     for (const resolve of waiting) resolve();
   };
 
+  // The headers file of the site, read again only when it changes (a watch rebuild rewrites it).
+  let headersFile: { key: string; headers: Readonly<Record<string, string>> } | undefined;
+  async function siteHeaders(): Promise<Readonly<Record<string, string>>> {
+    const file = path.join(root, ...HEADERS_JSON.split('/'));
+    const stat = await fsp.stat(file).catch(() => undefined);
+    if (!stat?.isFile()) return BASELINE_HEADERS;
+    const key = `${stat.mtimeMs}:${stat.size}`;
+    if (headersFile?.key !== key) {
+      let headers: Readonly<Record<string, string>>;
+      try {
+        headers = parseHeaders(await fsp.readFile(file, 'utf8'));
+      } catch (error) {
+        process.stderr.write(`docsgen serve: ${HEADERS_JSON} in the site could not be read, so only the baseline security headers are sent (${error instanceof Error ? error.message : String(error)}). Build the site again.\n`);
+        headers = BASELINE_HEADERS;
+      }
+      headersFile = { key, headers };
+    }
+    return headersFile.headers;
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const security = await siteHeaders();
+    securityHeaders.set(res, security);
+    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
+    const refused = refusal(req);
+    if (refused) {
+      res.setHeader('Connection', 'close');
+      plain(req, res, refused.status, refused.message);
+      return;
+    }
+    ignoreFutureDate(req);
     if (options.middleware && (await options.middleware(req, res))) return;
     answering++;
     res.once('close', answered);
@@ -120,14 +171,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return;
     }
 
-    enableCompression(req, res);
     for (const candidate of candidates(parsed.segments, parsed.trailingSlash)) {
       const target = await lookup(root, candidate);
       if (!target) continue;
-      if (target.rel.endsWith('.html')) await sendHtml(req, res, target, 200, parsed.pathname);
+      const isHtml = target.rel.endsWith('.html');
+      // A transformed page is not the file the copies were made from.
+      const encoded = isHtml && options.transformHtml ? undefined : await precompressed(req, target);
+      if (encoded) return sendFile(req, res, target, parsed.pathname, encoded);
+      enableCompression(req, res);
+      if (isHtml) await sendHtml(req, res, target, 200, parsed.pathname);
       else await sendFile(req, res, target, parsed.pathname);
       return;
     }
+    enableCompression(req, res);
     await notFound(req, res, parsed.pathname);
   }
 
@@ -162,6 +218,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // The transformed body can change without the file changing, so then only the ETag validates it.
       const lastModified = options.transformHtml ? undefined : target.stat.mtime.toUTCString();
       if (lastModified) res.setHeader('Last-Modified', lastModified);
+      if (preconditionFailed(req, etag, lastModified)) {
+        clearHeaders(res, securityHeaders.get(res));
+        plain(req, res, 412, 'Precondition Failed: the page changed since the version the request names.');
+        return;
+      }
       if (fresh(req.headers, { etag, 'last-modified': lastModified })) {
         res.statusCode = 304;
         res.end();
@@ -174,18 +235,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     else res.end(body);
   }
 
-  function sendFile(req: http.IncomingMessage, res: http.ServerResponse, target: Target, pathname: string): Promise<void> {
+  /** `encoded`: send the build's compressed copy of the file instead, as that encoding of it. */
+  function sendFile(req: http.IncomingMessage, res: http.ServerResponse, target: Target, pathname: string, encoded?: Encoded): Promise<void> {
     const type = contentType(target.file);
     const compressible = isCompressible(type);
-    identityType.set(res, type);
     res.setHeader('Content-Type', type);
     res.setHeader('Cache-Control', target.rel.startsWith('assets/') ? IMMUTABLE : REVALIDATE);
     if (compressible) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoded) res.setHeader('Content-Encoding', encoded.encoding);
+    else identityType.set(res, type);
+    const sent = encoded?.copy ?? target;
 
     return new Promise<void>((resolve) => {
       // The path goes in encoded because send decodes it; it is the real path already
       // checked to lie inside root, so send opens exactly what was checked.
-      const stream = send(req, '/' + target.rel.split('/').map(encodeURIComponent).join('/'), {
+      const stream = send(req, '/' + sent.rel.split('/').map(encodeURIComponent).join('/'), {
         root,
         dotfiles: 'allow',
         index: false,
@@ -193,9 +257,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         cacheControl: false,
         etag: true,
         lastModified: true,
-        // A byte range of a body that may be sent compressed is ill-defined, so
-        // ranges are offered only for types that are never compressed (images, fonts).
-        acceptRanges: !compressible,
+        // A byte range of a body that may be compressed on the fly is ill-defined, so
+        // ranges are offered only for bytes fixed on disk: types that are never
+        // compressed (images, fonts) and the build's compressed copies, whose own ETag
+        // names exactly the bytes the range is taken from.
+        acceptRanges: !compressible || encoded !== undefined,
       });
       stream.on('error', (error: Error & { status?: number; headers?: Record<string, string> }) => {
         if (res.headersSent) {
@@ -204,7 +270,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           return;
         }
         const status = error.status ?? 500;
-        clearHeaders(res);
+        clearHeaders(res, securityHeaders.get(res));
+        if (encoded && status === 404) {
+          // The copy went away (a rebuild): the file itself may still be there.
+          sendFile(req, res, target, pathname).then(resolve, (e: unknown) => {
+            failed(req, res, e);
+            resolve();
+          });
+          return;
+        }
         if (status === 404 || status === 403) {
           notFound(req, res, pathname).then(resolve, (e: unknown) => {
             failed(req, res, e);
@@ -224,6 +298,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   }
 
+  /**
+   * The build's compressed copy of `target` in the best encoding the request accepts,
+   * if there is one written after the file (watch mode rewrites files and makes none).
+   */
+  async function precompressed(req: http.IncomingMessage, target: Target): Promise<Encoded | undefined> {
+    if (!req.headers['accept-encoding'] || !isCompressible(contentType(target.file))) return undefined;
+    const offered = Object.keys(PRECOMPRESSED_EXTENSIONS) as (keyof typeof PRECOMPRESSED_EXTENSIONS)[];
+    // negotiator 0.6.4 takes the server's order for ties (br before gzip); its types predate that argument.
+    const negotiator = new Negotiator(req) as Negotiator & { encodings(available: readonly string[], preferred: readonly string[]): string[] };
+    for (const encoding of negotiator.encodings(offered, offered)) {
+      if (encoding === 'identity') return undefined;
+      const copy = await lookup(root, target.rel + PRECOMPRESSED_EXTENSIONS[encoding as keyof typeof PRECOMPRESSED_EXTENSIONS]);
+      if (copy && copy.stat.mtimeMs >= target.stat.mtimeMs) return { encoding: encoding as keyof typeof PRECOMPRESSED_EXTENSIONS, copy };
+    }
+    return undefined;
+  }
+
   async function notFound(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
     const page = await lookup(root, '404.html');
     if (!page) {
@@ -241,7 +332,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       res.destroy();
       return;
     }
-    clearHeaders(res);
+    clearHeaders(res, securityHeaders.get(res));
     plain(req, res, 500, 'Internal Server Error: see the terminal running docsgen serve.');
   }
 
@@ -463,10 +554,74 @@ function plain(
   else res.end(body);
 }
 
-/** Drops what a failed attempt set (ETag, Content-Range, immutable caching) before answering anew. */
-function clearHeaders(res: http.ServerResponse): void {
+/** Drops what a failed attempt set (ETag, Content-Range, immutable caching) before answering anew; keeps the security headers. */
+function clearHeaders(res: http.ServerResponse, keep: Readonly<Record<string, string>> = BASELINE_HEADERS): void {
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(keep)) res.setHeader(name, value);
+}
+
+/**
+ * What Node answers to a request it cannot parse, except that a version it does not
+ * know (HTTP/3.0) gets 505 as from nginx rather than 400.
+ */
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_INVALID_VERSION' ? 505 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/**
+ * Requests nginx refuses before looking at the path, refused alike: another HTTP
+ * version than 1.x, and a Host header that is missing (HTTP/1.1), repeated, empty or
+ * not a host name (spaces, slashes, `..`). Node answers a missing one itself.
+ */
+function refusal(req: http.IncomingMessage): { status: 400 | 505; message: string } | undefined {
+  if (req.httpVersionMajor > 1) return { status: 505, message: 'HTTP Version Not Supported: this server speaks HTTP/1.0 and HTTP/1.1.' };
+  if (req.httpVersionMajor < 1) return { status: 400, message: 'Bad Request: HTTP/0.9 is not supported.' };
+  const hosts: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts.push(req.rawHeaders[i + 1]!);
+  if (hosts.length > 1) return { status: 400, message: 'Bad Request: the request has more than one Host header.' };
+  const host = hosts[0];
+  if (host === undefined) return req.httpVersionMinor >= 1 ? { status: 400, message: 'Bad Request: an HTTP/1.1 request needs a Host header.' } : undefined;
+  if (!VALID_HOST.test(host) || host.includes('..')) return { status: 400, message: 'Bad Request: the Host header is not a valid host name.' };
+  return undefined;
+}
+
+/** RFC 9110 13.1.3: a date later than the server's clock is invalid, so the condition is ignored. */
+function ignoreFutureDate(req: http.IncomingMessage): void {
+  const since = req.headers['if-modified-since'];
+  if (since !== undefined && Date.parse(since) > Date.now()) delete req.headers['if-modified-since'];
+}
+
+/**
+ * If-Match and If-Unmodified-Since on a page read into memory, as send does for files:
+ * the weak comparison (the same page is sent br, gzip or plain), and the date checked
+ * only when there is no If-Match.
+ */
+function preconditionFailed(req: http.IncomingMessage, etag: string, lastModified: string | undefined): boolean {
+  const match = req.headers['if-match'];
+  if (match !== undefined) {
+    if (match.trim() === '*') return false;
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+    return !match.split(',').some((tag) => opaque(tag) === opaque(etag));
+  }
+  const unmodifiedSince = Date.parse(req.headers['if-unmodified-since'] ?? '');
+  return lastModified !== undefined && !Number.isNaN(unmodifiedSince) && Date.parse(lastModified) > unmodifiedSince;
+}
+
+/** The site's headers file: one object of header names to values. */
+function parseHeaders(text: string): Readonly<Record<string, string>> {
+  const value: unknown = JSON.parse(text);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('it is not a JSON object');
+  const headers: Record<string, string> = { ...BASELINE_HEADERS };
+  for (const [name, header] of Object.entries(value)) {
+    if (!/^[A-Za-z0-9-]+$/.test(name) || typeof header !== 'string' || /[\r\n]/.test(header)) throw new Error(`the header ${JSON.stringify(name)} is not a header name with a one-line text value`);
+    headers[name] = header;
+  }
+  return headers;
 }
 
 /** The path for messages and transformHtml when the URL itself was refused. */

@@ -86,7 +86,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
   // The server comes first: a port in use is reported at once, and the last output is
   // served while the first build runs.
-  const live = createLiveReload(bundleLiveReloadClient());
+  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host });
   let server: RunningServer;
   try {
     server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml });

@@ -8,6 +8,8 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { DocsgenError } from '../cli/errors.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../cli/serve.ts';
+import { precompress } from '../cli/stages/precompress.ts';
+import { createLiveReload, ERRORS_PATH, EVENTS_PATH } from '../cli/watch/live.ts';
 
 interface Reply {
   status: number;
@@ -38,9 +40,14 @@ function request(
 
 /** For request targets http.request refuses to send (backslashes, spaces): writes the request line by hand. */
 function rawRequest(server: RunningServer, target: string): Promise<{ status: number; text: string }> {
+  return rawExchange(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+}
+
+/** Sends `head` (request line and headers, with the blank line) byte for byte and reads the answer until the server closes. */
+function rawExchange(server: RunningServer, head: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, '127.0.0.1', () => {
-      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      socket.write(head);
     });
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -79,6 +86,8 @@ const files: Record<string, string | Buffer> = {
   'img/photo.png': PNG,
   'img/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(60)}</svg>`,
   'favicon.ico': Buffer.from([0, 0, 1, 0, 1, 0]),
+  'docs/intro.md': `# Introdução\n\n${'Sem filas: sorria e pague.\n'.repeat(60)}`,
+  'llms.txt': '# Sorrix\n\n- [Introdução](/docs/intro.md)\n',
   '.env': `SECRET=${SECRET}`,
   '.git/config': `[core] ${SECRET}`,
 };
@@ -179,6 +188,8 @@ describe('routes', () => {
       ['/img/photo.png', 'img/photo.png', 'image/png'],
       ['/img/logo.svg', 'img/logo.svg', 'image/svg+xml; charset=utf-8'],
       ['/favicon.ico', 'favicon.ico', 'image/vnd.microsoft.icon'],
+      ['/docs/intro.md', 'docs/intro.md', 'text/markdown; charset=utf-8'],
+      ['/llms.txt', 'llms.txt', 'text/plain; charset=utf-8'],
     ];
     for (const [target, rel, type] of cases) {
       const reply = await request(server, target);
@@ -611,5 +622,235 @@ describe('starting and stopping', () => {
     await server.close();
     await streamEnded;
     assert.ok(Date.now() - started < 2000, `close took ${Date.now() - started} ms`);
+  });
+});
+
+describe('HTTP corners, answered as nginx answers them', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await start();
+  });
+
+  const exchange = (requestLine: string, headers: string[]) => rawExchange(server, `${requestLine}\r\n${[...headers, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+
+  it('refuses an empty, repeated or malformed Host with 400, and HTTP/2.0 and later with 505', async () => {
+    const badHosts: Array<[string, string[]]> = [
+      ['empty', ['Host: ']],
+      ['with a space', ['Host: a b']],
+      ['repeated', ['Host: 127.0.0.1', 'Host: evil.example']],
+      ['repeated alike', ['Host: 127.0.0.1', 'Host: 127.0.0.1']],
+      ['with a slash', ['Host: a/b']],
+      ['with ..', ['Host: ..']],
+    ];
+    for (const [what, headers] of badHosts) {
+      const reply = await exchange('GET /docs/intro HTTP/1.1', headers);
+      assert.equal(reply.status, 400, `Host ${what}`);
+      assert.ok(!reply.text.includes('Introdução'), `Host ${what}: no page`);
+    }
+    for (const version of ['HTTP/2.0', 'HTTP/3.0']) {
+      const reply = await exchange(`GET /docs/intro ${version}`, ['Host: 127.0.0.1']);
+      assert.equal(reply.status, 505, version);
+    }
+  });
+
+  it('answers well-formed requests: a host name with a port, and HTTP/1.0 without Host', async () => {
+    assert.equal((await exchange('GET /docs/intro HTTP/1.1', [`Host: localhost:${server.port}`])).status, 200);
+    assert.equal((await exchange('GET /docs/intro HTTP/1.1', ['Host: [::1]:8080'])).status, 200);
+    assert.equal((await exchange('GET /docs/intro HTTP/1.0', [])).status, 200);
+  });
+
+  it('ignores an If-Modified-Since later than the clock (RFC 9110 13.1.3) and answers in full', async () => {
+    const future = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+    for (const target of ['/docs/intro', '/sitemap.xml']) {
+      const reply = await request(server, target, { headers: { 'If-Modified-Since': future } });
+      assert.equal(reply.status, 200, target);
+      assert.ok(reply.body.length > 0, target);
+    }
+  });
+
+  it('answers If-Match and If-Unmodified-Since on pages as on files: 412 when they do not hold', async () => {
+    for (const target of ['/docs/intro', '/sitemap.xml']) {
+      const first = await request(server, target);
+      const etag = String(first.headers.etag);
+      const lastModified = Date.parse(String(first.headers['last-modified']));
+      assert.equal((await request(server, target, { headers: { 'If-Match': '"someone-else"' } })).status, 412, `${target} If-Match other`);
+      assert.equal((await request(server, target, { headers: { 'If-Match': etag } })).status, 200, `${target} If-Match own`);
+      assert.equal((await request(server, target, { headers: { 'If-Match': '*' } })).status, 200, `${target} If-Match *`);
+      const before = new Date(lastModified - 3600_000).toUTCString();
+      const after = new Date(lastModified + 3600_000).toUTCString();
+      assert.equal((await request(server, target, { headers: { 'If-Unmodified-Since': before } })).status, 412, `${target} changed since`);
+      assert.equal((await request(server, target, { headers: { 'If-Unmodified-Since': after } })).status, 200, `${target} unchanged since`);
+    }
+  });
+
+  it('answers a request for several ranges with the whole file (documented: nginx sends multipart/byteranges)', async () => {
+    const reply = await request(server, '/img/photo.png', { headers: { Range: 'bytes=0-4,10-14' } });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, PNG);
+  });
+});
+
+describe('security headers', () => {
+  afterEach(stopAll);
+
+  const baseline = {
+    'content-security-policy': "frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+  };
+
+  it('sends the baseline on every kind of answer when the site has no headers file', async () => {
+    const server = await start();
+    const answers = [
+      await request(server, '/docs/intro'),
+      await request(server, '/assets/main-7KQ2M4ZB.js'),
+      await request(server, '/nope'),
+      await request(server, '/%zz'),
+      await request(server, '/docs/intro', { method: 'POST' }),
+      await request(server, '/docs/intro', { headers: { 'If-None-Match': String((await request(server, '/docs/intro')).headers.etag) } }),
+      await request(server, '/img/photo.png', { headers: { Range: 'bytes=9999-' } }),
+    ];
+    for (const reply of answers) {
+      for (const [name, value] of Object.entries(baseline)) assert.equal(reply.headers[name], value, `${reply.status}: ${name}`);
+    }
+  });
+
+  it('sends the headers the build wrote, reads them again when they change, and never serves the file', async () => {
+    const site2 = path.join(tmp, 'with-headers');
+    await fsp.cp(site, site2, { recursive: true });
+    const file = path.join(site2, '.docsgen', 'headers.json');
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const policy = "default-src 'self'; script-src 'self' 'sha256-abc'; frame-ancestors 'none'";
+    await fsp.writeFile(file, JSON.stringify({ 'Content-Security-Policy': policy, 'X-Frame-Options': 'DENY' }));
+    const server = await start({ dir: site2 });
+    for (const target of ['/docs/intro', '/nope', '/img/photo.png', '/%zz']) {
+      const reply = await request(server, target);
+      assert.equal(reply.headers['content-security-policy'], policy, target);
+      assert.equal(reply.headers['referrer-policy'], 'strict-origin-when-cross-origin', `${target}: the baseline fills in what the file leaves out`);
+    }
+    assert.equal((await request(server, '/.docsgen/headers.json')).status, 404);
+
+    const rebuilt = "default-src 'self'; script-src 'self' 'sha256-def'; frame-ancestors 'none'";
+    await fsp.writeFile(file, JSON.stringify({ 'Content-Security-Policy': rebuilt }));
+    assert.equal((await request(server, '/docs/intro')).headers['content-security-policy'], rebuilt);
+  });
+});
+
+describe('compressed copies written by the build', () => {
+  let pre: string;
+  let server: RunningServer;
+  before(async () => {
+    pre = path.join(tmp, 'precompressed');
+    for (const rel of ['index.html', 'docs/intro.html', 'docs/intro.md', 'assets/big-AAAA0000.js', 'assets/main-7KQ2M4ZB.js', 'robots.txt', 'img/photo.png', '404.html']) {
+      await fsp.mkdir(path.dirname(path.join(pre, rel)), { recursive: true });
+      await fsp.writeFile(path.join(pre, rel), files[rel]!);
+    }
+    await fsp.mkdir(path.join(pre, '.docsgen'));
+    await fsp.writeFile(path.join(pre, '.docsgen', 'notes.txt'), 'private '.repeat(500));
+    await precompress(pre);
+    server = await startServer({ dir: pre, port: 0, host: '127.0.0.1' });
+    running.push(server);
+  });
+
+  it('writes a brotli and a gzip copy of each text file of 1 KiB or more, and nothing else', async () => {
+    const listed = (await fsp.readdir(pre, { recursive: true })).map(String).filter((f) => /\.(br|gz)$/.test(f)).sort();
+    const expected = ['404.html', 'assets/big-AAAA0000.js', 'assets/main-7KQ2M4ZB.js', 'docs/intro.html', 'docs/intro.md', 'index.html'].flatMap((f) => [`${f}.br`, `${f}.gz`]).sort();
+    assert.deepEqual(listed, expected);
+    for (const rel of ['docs/intro.html', 'assets/big-AAAA0000.js']) {
+      assert.deepEqual(zlib.brotliDecompressSync(await fsp.readFile(path.join(pre, `${rel}.br`))), read(rel), rel);
+      assert.deepEqual(zlib.gunzipSync(await fsp.readFile(path.join(pre, `${rel}.gz`))), read(rel), rel);
+    }
+    const big = read('assets/big-AAAA0000.js');
+    const topQuality = zlib.brotliCompressSync(big, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: big.length } });
+    assert.deepEqual(await fsp.readFile(path.join(pre, 'assets/big-AAAA0000.js.br')), topQuality, 'brotli at its highest quality');
+  });
+
+  it('sends the copy as it is, with its length, Vary and an ETag of its own', async () => {
+    for (const [target, rel] of [['/docs/intro', 'docs/intro.html'], ['/', 'index.html'], ['/assets/big-AAAA0000.js', 'assets/big-AAAA0000.js'], ['/docs/intro.md', 'docs/intro.md']] as const) {
+      const plainReply = await request(server, target);
+      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+        const reply = await request(server, target, { headers: { 'Accept-Encoding': `${encoding}, identity;q=0.5` } });
+        assert.equal(reply.status, 200, `${target} ${encoding}`);
+        assert.equal(reply.headers['content-encoding'], encoding, `${target} ${encoding}`);
+        assert.deepEqual(reply.body, await fsp.readFile(path.join(pre, rel + suffix)), `${target} ${encoding}: the copy's bytes`);
+        assert.equal(Number(reply.headers['content-length']), reply.body.length, `${target} ${encoding}`);
+        assert.match(String(reply.headers.vary), /Accept-Encoding/i, target);
+        assert.equal(reply.headers['content-type'], plainReply.headers['content-type'], target);
+        assert.equal(reply.headers['cache-control'], plainReply.headers['cache-control'], target);
+        assert.notEqual(reply.headers.etag, plainReply.headers.etag, `${target} ${encoding}: another representation, another ETag`);
+        const again = await request(server, target, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': String(reply.headers.etag) } });
+        assert.equal(again.status, 304, `${target} ${encoding}`);
+        assert.match(String(again.headers.vary), /Accept-Encoding/i, target);
+        const head = await request(server, target, { method: 'HEAD', headers: { 'Accept-Encoding': encoding } });
+        assert.equal(head.body.length, 0);
+        assert.equal(head.headers['content-length'], reply.headers['content-length']);
+      }
+    }
+    const both = await request(server, '/docs/intro', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    assert.equal(both.headers['content-encoding'], 'br', 'br preferred');
+    const gzipPreferred = await request(server, '/docs/intro', { headers: { 'Accept-Encoding': 'br;q=0.5, gzip' } });
+    assert.equal(gzipPreferred.headers['content-encoding'], 'gzip', 'the client’s weights first');
+  });
+
+  it('serves byte ranges of a copy from the copy’s bytes', async () => {
+    const copy = await fsp.readFile(path.join(pre, 'assets/big-AAAA0000.js.br'));
+    const reply = await request(server, '/assets/big-AAAA0000.js', { headers: { 'Accept-Encoding': 'br', Range: 'bytes=5-14' } });
+    assert.equal(reply.status, 206);
+    assert.equal(reply.headers['content-encoding'], 'br');
+    assert.equal(reply.headers['content-range'], `bytes 5-14/${copy.length}`);
+    assert.deepEqual(reply.body, copy.subarray(5, 15));
+  });
+
+  it('ignores a copy older than its file (watch mode rewrites files and makes no copies) and compresses on the fly', async () => {
+    const rel = 'assets/main-7KQ2M4ZB.js';
+    const changed = `${read(rel).toString()}\n// changed after the build\n`;
+    await fsp.writeFile(path.join(pre, rel), changed);
+    const old = new Date(Date.now() - 60_000);
+    await fsp.utimes(path.join(pre, `${rel}.br`), old, old);
+    const reply = await request(server, `/${rel}`, { headers: { 'Accept-Encoding': 'br' } });
+    assert.equal(reply.headers['content-encoding'], 'br');
+    assert.equal(zlib.brotliDecompressSync(reply.body).toString(), changed);
+  });
+
+  it('compresses the rest on the fly as before: pages changed by transformHtml, the 404 page', async () => {
+    const transformed = await startServer({ dir: pre, port: 0, host: '127.0.0.1', transformHtml: (html) => html.replace('</body>', '<script src="/live.js"></script></body>') });
+    running.push(transformed);
+    const page2 = await request(transformed, '/docs/intro', { headers: { 'Accept-Encoding': 'br' } });
+    assert.equal(page2.headers['content-encoding'], 'br');
+    assert.match(zlib.brotliDecompressSync(page2.body).toString(), /<script src="\/live\.js"><\/script><\/body>/);
+    const missing = await request(server, '/nope', { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(missing.status, 404);
+    assert.deepEqual(zlib.gunzipSync(missing.body), read('404.html'));
+  });
+});
+
+describe('live-reload endpoints and DNS rebinding', () => {
+  afterEach(stopAll);
+
+  it('answers the overlay and the event stream only to requests addressed to this server', async () => {
+    const live = createLiveReload(Promise.resolve(''));
+    const server = await start({ middleware: live.middleware, transformHtml: live.transformHtml });
+    try {
+      const ask = (target: string, host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = http.get({ host: '127.0.0.1', port: server.port, path: target, headers: { Host: host }, agent: false }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+          });
+          req.on('error', reject);
+        });
+      for (const host of ['evil.example', `evil.example:${server.port}`, 'localhost', `localhost:${server.port + 1}`, `127.0.0.2:${server.port}`]) {
+        assert.equal(await ask(ERRORS_PATH, host), 403, `errors with Host ${host}`);
+        assert.equal(await ask(EVENTS_PATH, host), 403, `events with Host ${host}`);
+      }
+      for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `LOCALHOST:${server.port}`]) {
+        assert.equal(await ask(ERRORS_PATH, host), 200, `errors with Host ${host}`);
+        assert.equal(await ask(EVENTS_PATH, host), 200, `events with Host ${host}`);
+      }
+      assert.equal(await ask('/docs/intro', 'evil.example'), 200, 'the pages themselves are public');
+    } finally {
+      live.close();
+    }
   });
 });

@@ -78,8 +78,11 @@ export async function bundleLiveReloadClient(): Promise<string> {
   return result.outputFiles[0]?.text ?? '';
 }
 
-/** `clientScript` may still be bundling: the server starts meanwhile and the script is served once it is ready. */
-export function createLiveReload(clientScript: Promise<string>): LiveReload {
+/**
+ * `clientScript` may still be bundling: the server starts meanwhile and the script is served once it is ready.
+ * `host`: the name or address the server was told to listen on, accepted in the Host header besides localhost.
+ */
+export function createLiveReload(clientScript: Promise<string>, options: { host?: string } = {}): LiveReload {
   /** Changes with every start, so a page that reconnects to a restarted watch reloads. */
   const serverId = randomUUID();
   // A failed bundle is reported when a page asks for the script (a 500 and the stack in the terminal).
@@ -110,6 +113,11 @@ export function createLiveReload(clientScript: Promise<string>): LiveReload {
     async middleware(req, res) {
       const pathname = (req.url ?? '/').split(/[?#]/)[0] ?? '/';
       if (!pathname.startsWith(LIVE_PREFIX)) return false;
+      if (!isOwnHost(req, options.host)) {
+        // A page of another site whose name was made to resolve to this machine (DNS rebinding) must not read the overlay or the stream.
+        reply(req, res, 403, 'text/plain; charset=utf-8', `Forbidden: ${LIVE_PREFIX} answers only requests addressed to this server by localhost, 127.0.0.1 or the address it listens on, with its port.\n`);
+        return true;
+      }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.setHeader('Allow', 'GET, HEAD');
         reply(req, res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed.\n');
@@ -166,4 +174,24 @@ export function createLiveReload(clientScript: Promise<string>): LiveReload {
       streams.clear();
     },
   };
+}
+
+/**
+ * Whether the Host header names this server: localhost, a loopback address, the address
+ * the connection came in on or the host it was started with, and the port it came in on.
+ */
+function isOwnHost(req: http.IncomingMessage, startedOn: string | undefined): boolean {
+  const header = req.headers.host?.toLowerCase();
+  const port = req.socket.localPort;
+  if (!header || port === undefined) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header);
+  if (!match) return false;
+  const [, name, hostPort] = match;
+  if (hostPort === undefined ? port !== 80 : Number(hostPort) !== port) return false;
+  const bracket = (address: string) => (address.includes(':') ? `[${address}]` : address);
+  const local = req.socket.localAddress?.replace(/^::ffff:/, '');
+  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (local) names.add(bracket(local).toLowerCase());
+  if (startedOn && startedOn !== '0.0.0.0' && startedOn !== '::') names.add(bracket(startedOn).toLowerCase());
+  return names.has(name!);
 }

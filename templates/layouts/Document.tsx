@@ -110,7 +110,8 @@ export function Document({
  */
 function BaseUrlWarning({ route }: { route: string }) {
   // String.raw keeps the regular expressions' backslashes for the browser.
-  const suggest = String.raw`(function(){var r=${JSON.stringify(route).replace(/</g, '\\u003c')},p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b==='/'?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
+  // The route comes from an attribute so the script is the same on every page: one hash in the Content-Security-Policy.
+  const suggest = String.raw`(function(){var r=document.currentScript.getAttribute('data-route'),p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b==='/'?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
   return (
     <div id={IDS.baseUrlBanner} className="base-url-issue" role="alert" style={{ border: '3px solid #e00', background: '#fee', color: '#000', padding: '1rem', margin: '1rem', fontFamily: 'sans-serif' }}>
       <p style={{ fontWeight: 'bold', margin: 0 }}>Your site did not load properly.</p>
@@ -118,7 +119,7 @@ function BaseUrlWarning({ route }: { route: string }) {
       <p>
         Current configured baseUrl = / <span id={IDS.baseUrlSuggestion} style={{ fontWeight: 'bold' }} />
       </p>
-      <script dangerouslySetInnerHTML={{ __html: suggest }} />
+      <script data-route={route} dangerouslySetInnerHTML={{ __html: suggest }} />
       <p>This version of docsgen builds sites for the root of a host only: serve the built folder there (for example with `docsgen serve`).</p>
     </div>
   );

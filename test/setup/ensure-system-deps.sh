@@ -5,7 +5,10 @@
 set -euo pipefail
 missing=()
 if ! { [ -n "${CHROME_PATH:-}" ] && [ -x "${CHROME_PATH}" ]; } && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx-light libnginx-mod-http-brotli-filter); fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx-light); fi
+# deploy/nginx.conf sends the build's .br files (brotli_static) and compresses the rest (brotli).
+if [ ! -e /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so ]; then missing+=(libnginx-mod-http-brotli-filter); fi
+if [ ! -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then missing+=(libnginx-mod-http-brotli-static); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing ${missing[*]} from Debian for the tests…"

@@ -1,0 +1,170 @@
+/**
+ * Stage: the security headers of the site, worked out from what the build wrote. The
+ * Content-Security-Policy allows exactly the inline scripts of the pages (by hash) and,
+ * for the API references' try-it console, the origins of the servers it sends requests
+ * to; everything else must come from the site itself. The headers are written twice
+ * into a folder no server publishes: as JSON, which `docsgen serve` sends, and as an
+ * nginx snippet that deploy/nginx.conf includes, so both send the same policy.
+ */
+import { createHash } from 'node:crypto';
+import { Parser } from 'htmlparser2';
+import type { OutputAsset } from './bundle.ts';
+import type { LoadedApiDocument } from './openapi.ts';
+import type { RenderedPage } from './render.ts';
+
+/** A dot folder: both servers refuse every path with a segment starting with a dot. */
+export const HEADERS_DIR = '.docsgen';
+export const HEADERS_JSON = `${HEADERS_DIR}/headers.json`;
+export const HEADERS_NGINX = `${HEADERS_DIR}/headers.nginx.conf`;
+
+/** Sent by every response, also when a site has no headers file (built before it existed). */
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** Script types a browser runs; JSON data blocks (the islands manifest) need no hash. */
+const EXECUTABLE_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module']);
+
+/** Directives that list the other origins the pages load from, and what goes into each. */
+type SourceDirective = 'script-src' | 'style-src' | 'img-src' | 'media-src' | 'frame-src' | 'connect-src';
+
+export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[] }): Record<string, string> {
+  const sources: Record<SourceDirective, Set<string>> = {
+    'script-src': new Set(),
+    'style-src': new Set(),
+    'img-src': new Set(),
+    'media-src': new Set(),
+    'frame-src': new Set(),
+    'connect-src': new Set(),
+  };
+  for (const page of input.pages) {
+    const found = scanPage(page.html);
+    for (const script of found.inlineScripts) sources['script-src'].add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
+    for (const [directive, url] of found.external) sources[directive].add(originOf(url));
+  }
+  for (const api of input.apis) for (const url of tryItServers(api)) sources['connect-src'].add(originOf(url));
+  const list = (directive: SourceDirective, ...fixed: string[]) => {
+    const extra = [...sources[directive]].filter((source) => source !== '').sort();
+    return [directive, ...fixed, ...extra].join(' ');
+  };
+  const policy = [
+    "default-src 'self'",
+    list('script-src', "'self'"),
+    // Elements (the API reference island) and the server-rendered code blocks set style
+    // attributes; a style cannot run code, and scripts are what the policy guards.
+    list('style-src', "'self'", "'unsafe-inline'"),
+    list('img-src', "'self'", 'data:'),
+    "font-src 'self' data:",
+    ...(sources['media-src'].size > 0 ? [list('media-src', "'self'")] : []),
+    ...(sources['frame-src'].size > 0 ? [list('frame-src', "'self'")] : []),
+    list('connect-src', "'self'"),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return { ...BASELINE_HEADERS, 'Content-Security-Policy': policy };
+}
+
+/** The headers as the output files both servers read. */
+export function securityHeaderFiles(headers: Readonly<Record<string, string>>): OutputAsset[] {
+  const encoder = new TextEncoder();
+  const nginx = [
+    '# Written by docsgen build: the headers `docsgen serve` sends. Included by every location of deploy/nginx.conf.',
+    ...Object.entries(headers).map(([name, value]) => `add_header ${name} "${value}" always;`),
+    '',
+  ].join('\n');
+  return [
+    { path: HEADERS_JSON, contents: encoder.encode(`${JSON.stringify(headers, null, 2)}\n`) },
+    { path: HEADERS_NGINX, contents: encoder.encode(nginx) },
+  ];
+}
+
+/**
+ * The text of every inline script a browser would run, exactly as the hash covers it,
+ * and the URLs of what the page loads from other hosts (an image or a video an author
+ * linked to), by the directive that must allow them.
+ */
+function scanPage(html: string): { inlineScripts: string[]; external: [SourceDirective, string][] } {
+  const scripts: string[] = [];
+  const external: [SourceDirective, string][] = [];
+  const add = (directive: SourceDirective, url: string | undefined) => {
+    if (url !== undefined && /^(https?:)?\/\//i.test(url.trim())) external.push([directive, url.trim()]);
+  };
+  const addSrcset = (directive: SourceDirective, srcset: string | undefined) => {
+    for (const candidate of srcset?.split(',') ?? []) add(directive, candidate.trim().split(/\s+/)[0]);
+  };
+  let current: string | undefined;
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if (name === 'img' || (name === 'source' && attributes.srcset !== undefined)) {
+        add('img-src', attributes.src);
+        addSrcset('img-src', attributes.srcset);
+      } else if (name === 'video' || name === 'audio' || name === 'source' || name === 'track') {
+        add('media-src', attributes.src);
+        add('img-src', attributes.poster);
+      } else if (name === 'iframe') add('frame-src', attributes.src);
+      else if (name === 'link' && /\bstylesheet\b/i.test(attributes.rel ?? '')) add('style-src', attributes.href);
+      if (name !== 'script') return;
+      add('script-src', attributes.src);
+      const type = (attributes.type ?? '').trim().toLowerCase();
+      current = attributes.src === undefined && EXECUTABLE_TYPES.has(type) ? '' : undefined;
+    },
+    ontext(text) {
+      if (current !== undefined) current += text;
+    },
+    onclosetag(name) {
+      if (name !== 'script' || current === undefined) return;
+      scripts.push(current);
+      current = undefined;
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return { inlineScripts: scripts, external };
+}
+
+type ServerList = { url?: unknown; description?: unknown }[] | undefined;
+
+/**
+ * The servers try-it calls: at every level a document declares servers, the sandbox one
+ * (as the render stage and the island pick it: the URL or description says "sandbox",
+ * or the description of the document's sandbox server), else the first.
+ */
+function tryItServers(api: LoadedApiDocument): string[] {
+  const sandbox = api.servers.find((s) => /sandbox/i.test(s.url) || /sandbox/i.test(s.description)) ?? api.servers[0];
+  const pick = (list: ServerList): string | undefined => {
+    if (!Array.isArray(list) || list.length === 0) return undefined;
+    const preferred = list.find((s) => s.url === sandbox?.url || (sandbox !== undefined && s.description === sandbox.description) || (typeof s.url === 'string' && /sandbox/i.test(s.url)));
+    const url = (preferred ?? list[0])?.url;
+    return typeof url === 'string' ? url : undefined;
+  };
+  const urls = [sandbox?.url];
+  const document = api.document;
+  for (const group of [document.paths, document.webhooks]) {
+    if (!group || typeof group !== 'object') continue;
+    for (const item of Object.values(group as Record<string, unknown>)) {
+      if (!item || typeof item !== 'object') continue;
+      const pathItem = item as Record<string, unknown>;
+      urls.push(pick(pathItem.servers as ServerList));
+      for (const operation of Object.values(pathItem)) {
+        if (operation && typeof operation === 'object' && !Array.isArray(operation)) urls.push(pick((operation as Record<string, unknown>).servers as ServerList));
+      }
+    }
+  }
+  return urls.filter((url): url is string => typeof url === 'string' && url !== '');
+}
+
+/** A URL's origin; relative URLs (the site's own host) are covered by 'self'. */
+function originOf(url: string): string {
+  try {
+    // Protocol-relative URLs (//host/x) are read as https, which is what an https site loads.
+    const parsed = new URL(url.startsWith('//') ? `https:${url}` : url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : '';
+  } catch {
+    return '';
+  }
+}

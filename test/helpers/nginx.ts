@@ -1,0 +1,100 @@
+/**
+ * Debian's nginx running deploy/nginx.conf over a built site on a free loopback port,
+ * in a temporary prefix of its own: the deployment test and the load benchmark use it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './site.ts';
+
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+const MODULES = '/usr/lib/nginx/modules';
+export const BROTLI_MODULES = ['ngx_http_brotli_filter_module.so', 'ngx_http_brotli_static_module.so'].map((m) => path.join(MODULES, m));
+export const hasBrotli = (): boolean => BROTLI_MODULES.every((m) => existsSync(m));
+/** Where deploy/nginx.conf expects the site; replaced by the folder served. */
+const DEPLOYED_ROOT = '/var/www/sorrix/dist';
+
+export interface RunningNginx {
+  url: string;
+  /** What nginx wrote to stderr, for failure messages. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
+}
+
+export async function startNginx(dist: string, options: { workers?: number } = {}): Promise<RunningNginx> {
+  if (!NGINX) throw new Error('nginx is not installed: run test/setup/ensure-system-deps.sh (npm test does it for you)');
+  const prefix = await mkdtemp(path.join(os.tmpdir(), 'docsgen-nginx-'));
+  let child: ChildProcess | undefined;
+  let log = '';
+  const stop = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGQUIT');
+      await exited;
+    }
+    await rm(prefix, { recursive: true, force: true });
+  };
+  try {
+    const port = await freePort();
+    const serverBlock = (await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8'))
+      .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
+      .replaceAll(DEPLOYED_ROOT, dist);
+    const withBrotli = hasBrotli();
+    const conf = [
+      // Workers must read a build that lives in a private temp folder of this user.
+      process.getuid?.() === 0 ? 'user root;' : '',
+      ...(withBrotli ? BROTLI_MODULES.map((m) => `load_module ${m};`) : []),
+      `worker_processes ${options.workers ?? 1};`,
+      `pid ${prefix}/nginx.pid;`,
+      `error_log ${prefix}/error.log warn;`,
+      'events { worker_connections 1024; }',
+      'http {',
+      '  include /etc/nginx/mime.types;',
+      '  default_type application/octet-stream;',
+      '  access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${prefix}/${t};`),
+      withBrotli ? serverBlock : serverBlock.replace(/^\s*brotli.*$/gm, ''),
+      '}',
+    ].join('\n');
+    await writeFile(path.join(prefix, 'nginx.conf'), conf);
+    child = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    await waitForPort(port, 10_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${log}`);
+    });
+    return { url: `http://127.0.0.1:${port}`, log: () => log, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
