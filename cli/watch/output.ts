@@ -6,7 +6,7 @@
  * pages that disappeared are deleted, in an order that never serves a page whose assets
  * are not written yet.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from '../build.ts';
@@ -14,6 +14,7 @@ import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { NOT_FOUND_ROUTE } from '../stages/render.ts';
 import { isSearchIndexFile } from '../stages/search-index.ts';
+import { listStaticFiles } from '../stages/static-files.ts';
 import { pageFiles } from '../stages/write.ts';
 
 type Contents = string | Uint8Array;
@@ -163,7 +164,7 @@ export function createOutputMirror(outDir: string): OutputMirror {
       const previous = new Map(disk);
       const wanted = new Map<string, Entry>();
       // Same precedence as write(): static files first, build output over them.
-      for (const [rel, entry] of await staticEntries(config.dirs.static, previous)) wanted.set(rel, entry);
+      for (const [rel, entry] of await staticEntries(config, previous)) wanted.set(rel, entry);
       for (const asset of site.assets) wanted.set(asset.path, { contents: asset.contents, origin: 'asset' });
       for (const file of site.generated) wanted.set(file.path, { contents: file.contents, origin: 'generated' });
       for (const page of site.pages) for (const file of pageFiles(page.route)) wanted.set(file, { contents: page.html, origin: 'page' });
@@ -320,20 +321,16 @@ async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
 }
 
 /** static/ as output entries; a file whose mtime and size did not change is not read again. */
-async function staticEntries(dir: string, previous: Map<string, Entry>): Promise<Map<string, Entry>> {
+async function staticEntries(config: SiteConfig, previous: Map<string, Entry>): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
-  if (!existsSync(dir)) return entries;
   // Listed and looked at synchronously, as the collect stage reads sources: a handful of
   // metadata calls, quicker than queueing each behind the thread pool on every save.
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const rel = path.relative(dir, file).split(path.sep).join('/');
-    const info = statSync(file, { throwIfNoEntry: false });
+  for (const { rel, real } of listStaticFiles(config)) {
+    const info = statSync(real, { throwIfNoEntry: false });
     if (!info) continue;
     const signature = `${info.mtimeMs}:${info.size}`;
     const before = previous.get(rel);
-    const contents = before?.origin === 'static' && before.signature === signature ? before.contents : await readFile(file);
+    const contents = before?.origin === 'static' && before.signature === signature ? before.contents : await readFile(real);
     entries.set(rel, { contents, origin: 'static', signature });
   }
   return entries;
