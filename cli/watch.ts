@@ -123,10 +123,13 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   let builds = 0;
   let closed = false;
 
+  // Dot names in the static folder may be published (`staticDotfiles`, .well-known/ by
+  // default), so they are watched there; whether one is published is the build's to decide.
+  const inStatic = (file: string) => file.startsWith((config?.dirs.static ?? path.join(root, 'static')) + path.sep);
   const ignored = (file: string) => {
     const base = path.basename(file);
     return (
-      base.startsWith('.') ||
+      (base.startsWith('.') && (base === '.git' || !inStatic(file))) ||
       base === 'node_modules' ||
       base.endsWith('~') ||
       /\.(swp|swx|swo|tmp|bak)$/.test(base) ||

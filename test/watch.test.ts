@@ -579,6 +579,18 @@ describe('docsgen serve --watch, when files are replaced, written in parts or li
     assert.ok(watch.builds > builds);
   });
 
+  it('publishes a file added to static/.well-known/, and no other dotfile', async () => {
+    await mkdir(file('static/.well-known'), { recursive: true });
+    await writeFile(file('static/.secrets.yaml'), 'token: s3cr3t\n');
+    await writeFile(file('static/.well-known/security.txt'), 'Contact: mailto:security@sorrix.example\n');
+    await waitFor('the new .well-known file', () => existsSync(file('dist/.well-known/security.txt')));
+    await watch.idle();
+    assert.equal(existsSync(file('dist/.secrets.yaml')), false);
+    assert.equal(await readFile(file('dist/.well-known/security.txt'), 'utf8'), 'Contact: mailto:security@sorrix.example\n');
+    await rm(file('static/.well-known'), { recursive: true });
+    await waitFor('the deleted .well-known file to go', () => !existsSync(file('dist/.well-known/security.txt')));
+  });
+
   it('reports a symbolic link loop in content/ and recovers when it is removed', async () => {
     await symlink('.', file('content/docs/loop'));
     const payload = await waitFor('the overlay payload', async () => ((await overlay()).errors.length > 0 ? overlay() : undefined));

@@ -239,6 +239,9 @@ function wholeFolders(going: ReadonlySet<string>, present: readonly string[]): s
   return whole.filter((dir) => !whole.some((other) => other !== dir && dir.startsWith(`${other}/`)));
 }
 
+/** What put() and writeNow() write before renaming: `.name.PID-N.tmp`. */
+const TEMP_FILE = /^\..+\.\d+-\d+\.tmp$/;
+
 /** Up to this many files, what open pages wait for is written synchronously. */
 const WRITE_NOW = 8;
 /** File operations in flight at once for what open pages wait for. */
@@ -305,14 +308,14 @@ function cssOnly(changed: string[], gone: string[], previous: Map<string, Entry>
   return swap;
 }
 
-/** The files already in the output folder (dot names excluded: they are not the build's). */
+/** The files already in the output folder (but the temporary files of put(), which are not the build's). */
 async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   if (!existsSync(outDir)) return entries;
   const rels = (await readdir(outDir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .filter((rel) => !rel.split('/').some((part) => part.startsWith('.')))
+    .filter((rel) => !TEMP_FILE.test(path.posix.basename(rel)))
     .sort();
   await inParallel(rels, FAST, async (rel) => {
     entries.set(rel, { contents: await readFile(path.join(outDir, rel)), origin: rel.endsWith('.html') ? 'page' : 'asset' });
