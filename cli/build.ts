@@ -5,7 +5,6 @@
  * last good output untouched.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
@@ -21,9 +20,12 @@ import { createRenderCache, render, usedIslands, type RenderCache, type Rendered
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
 import { securityHeaderFiles, securityHeaders } from './stages/security-headers.ts';
+import { checkOutputPaths } from './stages/output-paths.ts';
+import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
-import { discard, generatedFiles, publish, write } from './stages/write.ts';
+import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
+import { generatedFiles, write } from './stages/write.ts';
 
 /**
  * State kept between builds of one `serve --watch` run, so rebuilds redo only what
@@ -164,9 +166,11 @@ export async function buildSite(
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...securityHeaderFiles(securityHeaders({ pages, apis }))];
-  const memoryCheck = await task('check-links', (progress) =>
-    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config, session.links, progress),
-  );
+  const memoryCheck = await task('check-links', (progress) => {
+    const statics = listStaticFiles(config);
+    checkOutputPaths({ pages, files: [...client.files, codeCss, ...generated], statics }, config);
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss], generated) }, config, session.links, progress);
+  });
   const site: SiteOutput = { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
@@ -178,17 +182,22 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const logger = options.logger ?? createLogger();
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
+  for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
   const site = await buildSite(config, { logger, session });
   // The next build reads what this one compiled.
   await flushCompileCache(session.compile);
-  const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
+  const staging = removeOnSignal(stagingDir(outDir));
+  let written: Awaited<ReturnType<typeof write>>;
   try {
+    written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
     await logger.task('precompress', () => precompress(written.dir));
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
-    await discard(written.dir);
+    await discard(stagingDir(outDir));
     throw error;
+  } finally {
+    staging.dispose();
   }
   return {
     outDir,
@@ -213,14 +222,10 @@ function hashedAsset(name: string, ext: string, text: string): OutputAsset {
  * Of the search index only its fixed entry point counts: the rest lives in a folder named
  * by its contents, which no page can link to.
  */
-function outputFileSet(config: SiteConfig, assets: readonly OutputAsset[], generated: readonly OutputAsset[]): Set<string> {
+function outputFileSet(statics: readonly StaticFile[], assets: readonly OutputAsset[], generated: readonly OutputAsset[]): Set<string> {
   const files = new Set<string>([`/${SEARCH_META_PATH}`]);
   for (const f of [...assets, ...generated]) files.add(`/${f.path}`);
-  if (existsSync(config.dirs.static)) {
-    for (const entry of readdirSync(config.dirs.static, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) files.add(`/${path.relative(config.dirs.static, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`);
-    }
-  }
+  for (const file of statics) files.add(`/${file.rel}`);
   return files;
 }
 

@@ -132,6 +132,14 @@ const configSchema = z.strictObject({
     .default([]),
   /** Folder copied as is into the output. */
   staticDir: z.string().default('static'),
+  /**
+   * Names starting with a dot in the static folder that are published. Any other dotfile
+   * or dot-folder (`.env`, `.secrets.yaml`, `.git/`) is left out of the output, since such
+   * files are usually secrets or tool state. A path is relative to the static folder; one
+   * ending in '/' publishes the whole folder.
+   * @example ['.well-known/', '.nojekyll']
+   */
+  staticDotfiles: z.array(z.string().min(1).regex(/^[^/]/, 'a path relative to the static folder, without a leading /')).default(['.well-known/']),
   /** Link checking. External links are only fetched with `docsgen build --check-external`. */
   links: z
     .strictObject({

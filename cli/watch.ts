@@ -38,6 +38,8 @@ export interface WatchOptions {
   handleSignals?: boolean;
   /** Quiet time after a change before building, so the several events of one save make one build. */
   debounceMs?: number;
+  /** How long a changed file must stay unmodified before a build reads it (an editor may write it in place, in parts). */
+  settleMs?: number;
 }
 
 export interface WatchHandle {
@@ -73,6 +75,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   const outDir = path.resolve(options.outDir);
   const logger = createLogger({ level: options.level, write: options.write, writeError: options.writeError });
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
   const configFile = path.join(root, 'site.config.ts');
   if (!existsSync(configFile)) {
     throw new DocsgenError(`No site configuration found at ${displayPath(configFile)}.`, {
@@ -120,10 +123,13 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   let builds = 0;
   let closed = false;
 
+  // Dot names in the static folder may be published (`staticDotfiles`, .well-known/ by
+  // default), so they are watched there; whether one is published is the build's to decide.
+  const inStatic = (file: string) => file.startsWith((config?.dirs.static ?? path.join(root, 'static')) + path.sep);
   const ignored = (file: string) => {
     const base = path.basename(file);
     return (
-      base.startsWith('.') ||
+      (base.startsWith('.') && (base === '.git' || !inStatic(file))) ||
       base === 'node_modules' ||
       base.endsWith('~') ||
       /\.(swp|swx|swo|tmp|bak)$/.test(base) ||
@@ -132,9 +138,21 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       file.startsWith(outDir + path.sep)
     );
   };
-  const watcher = chokidar.watch(watchTargets(root), { ignoreInitial: true, ignored, atomic: true });
-  watcher.on('error', (error) => logger.warn(`watching files failed: ${error instanceof Error ? error.message : String(error)}`));
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // Links are not followed: a link to a folder that holds it (`ln -s . content/docs/loop`)
+  // would be walked for ever. The build reports such a link, and follows the others itself.
+  const watcher = chokidar.watch(watchedFolders(root), { ignoreInitial: true, ignored, atomic: true, followSymlinks: false });
+  // The config file is watched through its folder: chokidar watching the file itself
+  // stops for good after two quick replacements of it (`cp orig site.config.ts; sed -i …`).
+  const configWatcher = chokidar.watch(path.dirname(configFile), {
+    ignoreInitial: true,
+    atomic: true,
+    depth: 0,
+    ignored: (file: string) => file !== path.dirname(configFile) && file !== configFile,
+  });
+  const watchFailed = (error: unknown) => logger.warn(`watching files failed: ${error instanceof Error ? error.message : String(error)}`);
+  watcher.on('error', watchFailed);
+  configWatcher.on('error', watchFailed);
+  await Promise.all([watcher, configWatcher].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
 
   // ------------------------------------------------------------------ queue
   let pending = new Set<string>();
@@ -156,6 +174,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     }, debounceMs);
   };
   for (const event of ['add', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(event, onChange);
+  for (const event of ['add', 'unlink'] as const) configWatcher.on(event, onChange);
   // chokidar drops a change that follows another on the same file within 50 ms (its
   // throttle), so a save right after a save would never be built. A look at the file just
   // after that window catches it.
@@ -188,6 +207,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     trailing.set(file, check);
   };
   watcher.on('change', onFileChange);
+  configWatcher.on('change', onFileChange);
 
   function kick(): void {
     if (running || closed || pending.size === 0) return;
@@ -195,13 +215,17 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     const since = pendingSince;
     pending = new Set();
     pendingSince = undefined;
-    for (const file of batch) {
-      const info = statSync(file, { throwIfNoEntry: false });
-      if (info) builtAs.set(file, signature(info));
-      else builtAs.delete(file);
-    }
+    const build = async () => {
+      await settled(batch, settleMs, () => closed);
+      for (const file of batch) {
+        const info = statSync(file, { throwIfNoEntry: false });
+        if (info) builtAs.set(file, signature(info));
+        else builtAs.delete(file);
+      }
+      await rebuild(batch, false, since);
+    };
     // Changes seen meanwhile wait for their own quiet time (the timer), or are taken at once if it already passed.
-    running = rebuild(batch, false, since).finally(() => {
+    running = build().finally(() => {
       running = undefined;
       if (!timer) kick();
     });
@@ -230,7 +254,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     try {
       if (configStale || !config) {
         const next = await buildLogger.task('config', () => loadConfig(root));
-        if (config) watcher.add(watchTargets(root, next).filter((target) => !watchTargets(root, config).includes(target)));
+        if (config) watcher.add(watchedFolders(root, next).filter((target) => !watchedFolders(root, config).includes(target)));
         config = next;
         configStale = false;
       }
@@ -286,7 +310,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     for (const check of trailing.values()) clearTimeout(check);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await watcher.close();
+    await Promise.all([watcher.close(), configWatcher.close()]);
     live.close();
     await server.close();
     if (waitForBuild) {
@@ -384,6 +408,36 @@ function watchTargets(root: string, config?: SiteConfig): string[] {
   const all = [...targets];
   return all.filter((t) => !all.some((other) => other !== t && t.startsWith(other + path.sep))).sort();
 }
+
+/** What the main watcher watches: the targets but the config file, which has a watcher of its own. */
+function watchedFolders(root: string, config?: SiteConfig): string[] {
+  const configFiles = new Set([path.join(root, 'site.config.ts'), config?.configFile]);
+  return watchTargets(root, config).filter((target) => !configFiles.has(target));
+}
+
+/**
+ * Resolves once no file of `batch` was modified during the last `quietMs`: an editor that
+ * writes a file in place truncates it first, and a build reading it then would show an
+ * error for a file that is only half written. The file's mtime tells how long it has been
+ * unmodified, so a file saved a while ago costs no wait. Gives up after MAX_SETTLE_FACTOR
+ * times `quietMs` (a file written continuously, an mtime in the future).
+ */
+async function settled(batch: ReadonlySet<string>, quietMs: number, stop: () => boolean): Promise<void> {
+  const deadline = performance.now() + quietMs * MAX_SETTLE_FACTOR;
+  while (!stop() && performance.now() < deadline) {
+    const now = Date.now();
+    let youngest = Infinity;
+    for (const file of batch) {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info?.isFile()) youngest = Math.min(youngest, now - info.mtimeMs);
+    }
+    if (youngest >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs, Math.max(1, quietMs - youngest))));
+  }
+}
+
+const DEFAULT_SETTLE_MS = 25;
+const MAX_SETTLE_FACTOR = 40;
 
 /** "content/, openapi/, site.config.ts, static/ and templates/", as the author sees them. */
 function watchedList(root: string, config: SiteConfig | undefined): string {

@@ -5,6 +5,9 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { makeSite, runCli } from './helpers/fixtures.ts';
+import { checkNoTempLeftovers } from './helpers/temp.ts';
+
+checkNoTempLeftovers();
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -12,8 +15,8 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 describe('docsgen build', { concurrency: 2 }, () => {
-  it('a build that reuses the compile cache writes exactly the same bytes as a cold one', async () => {
-    const dir = await makeSite();
+  it('a build that reuses the compile cache writes exactly the same bytes as a cold one', async (t) => {
+    const dir = await makeSite(t);
     const cold = await runCli(['build', '--no-cache', '--out', 'cold'], dir);
     assert.equal(cold.code, 0, cold.stderr);
     assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), '--no-cache leaves no cache behind');
@@ -29,8 +32,8 @@ describe('docsgen build', { concurrency: 2 }, () => {
     }
   });
 
-  it('writes pages under both names, assets with hashed names, and the chrome files', async () => {
-    const dir = await makeSite();
+  it('writes pages under both names, assets with hashed names, and the chrome files', async (t) => {
+    const dir = await makeSite(t);
     const result = await runCli(['build'], dir);
     assert.equal(result.code, 0, result.stderr);
     const files = await listFiles(path.join(dir, 'dist'));
@@ -42,8 +45,8 @@ describe('docsgen build', { concurrency: 2 }, () => {
     assert.ok(!files.some((f) => f.startsWith('404/')), 'the 404 page has one name');
   });
 
-  it('--quiet prints nothing on success; --verbose names every stage', async () => {
-    const dir = await makeSite();
+  it('--quiet prints nothing on success; --verbose names every stage', async (t) => {
+    const dir = await makeSite(t);
     const quiet = await runCli(['build', '--quiet'], dir);
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(quiet.stdout, '');

@@ -8,12 +8,11 @@
  * up in `docsgen build` output.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readFile, readdir, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build } from '../cli/build.ts';
@@ -23,14 +22,17 @@ import { createLogger } from '../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../cli/watch.ts';
 import type { OverlayPayload } from '../cli/watch/live.ts';
 import { repoRoot } from './helpers/site.ts';
+import { checkNoTempLeftovers, createCleanup, tempDir, type CleanupOwner } from './helpers/temp.ts';
 import { waitFor } from './helpers/wait.ts';
+
+checkNoTempLeftovers();
 
 const FIXTURE = path.join(repoRoot, 'test/fixtures/sites/watch');
 const WAIT_MS = 20_000;
 
-/** A fresh copy of the fixture site in a temporary folder. */
-async function copySite(): Promise<string> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-'));
+/** A fresh copy of the fixture site in a temporary folder, removed when `owner` ends. */
+async function copySite(owner: CleanupOwner): Promise<string> {
+  const root = await tempDir(owner, 'watch');
   await cp(FIXTURE, root, { recursive: true });
   return root;
 }
@@ -81,8 +83,8 @@ function runCli(args: string[], cwd: string, docsgenRoot = repoRoot) {
  * to its node_modules), so a test can edit the templates, which belong to docsgen and not
  * to the site.
  */
-async function copyDocsgen(): Promise<string> {
-  const copy = await mkdtemp(path.join(os.tmpdir(), 'docsgen-copy-'));
+async function copyDocsgen(owner: CleanupOwner): Promise<string> {
+  const copy = await tempDir(owner, 'copy');
   for (const entry of ['cli', 'templates', 'package.json', 'tsconfig.json']) await cp(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true });
   await symlink(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
   return copy;
@@ -124,8 +126,9 @@ describe('docsgen serve --watch', () => {
     await watch.idle();
   };
 
+  const cleanup = createCleanup();
   before(async () => {
-    root = await copySite();
+    root = await copySite(cleanup);
     watch = await serveWatch({
       root,
       port: 0,
@@ -143,7 +146,7 @@ describe('docsgen serve --watch', () => {
   after(async () => {
     stream?.close();
     await watch?.close();
-    if (root) await rm(root, { recursive: true, force: true });
+    await cleanup.run();
   });
 
   it('builds, serves the site and injects the live-reload client into every page', async () => {
@@ -370,14 +373,8 @@ describe('docsgen serve --watch', () => {
 });
 
 describe('docsgen serve --watch from the command line', () => {
-  const roots: string[] = [];
-  after(async () => {
-    for (const root of roots) await rm(root, { recursive: true, force: true });
-  });
-
-  it('prints the port-in-use error and exits with status 1', async () => {
-    const root = await copySite();
-    roots.push(root);
+  it('prints the port-in-use error and exits with status 1', async (t) => {
+    const root = await copySite(t);
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
@@ -393,9 +390,8 @@ describe('docsgen serve --watch from the command line', () => {
     }
   });
 
-  it('stops cleanly on Ctrl+C', async () => {
-    const root = await copySite();
-    roots.push(root);
+  it('stops cleanly on Ctrl+C', async (t) => {
+    const root = await copySite(t);
     const cli = runCli(['serve', '--watch', '--port', '0', '--root', root], root);
     try {
       await waitFor('the first build', () => /Watching /.test(cli.output()), 60_000);
@@ -412,9 +408,8 @@ describe('docsgen serve --watch from the command line', () => {
     }
   });
 
-  it('refuses to serve a folder inside the sources, since it deletes stray files there', async () => {
-    const root = await copySite();
-    roots.push(root);
+  it('refuses to serve a folder inside the sources, since it deletes stray files there', async (t) => {
+    const root = await copySite(t);
     await assert.rejects(
       serveWatch({ root, port: 0, host: '127.0.0.1', outDir: path.join(root, 'content'), level: 'quiet', handleSignals: false }),
       (error: unknown) => error instanceof DocsgenError && /is inside \S*content\./.test(error.message),
@@ -454,10 +449,10 @@ describe('docsgen serve --watch, when the templates of docsgen change', () => {
     await waitFor('the overlay to clear', async () => (await overlay()).errors.length === 0);
   };
 
+  const cleanup = createCleanup();
   before(async () => {
-    docsgen = await copyDocsgen();
-    root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-site-'));
-    await cp(FIXTURE, root, { recursive: true });
+    docsgen = await copyDocsgen(cleanup);
+    root = await copySite(cleanup);
     cli = runCli(['serve', '--watch', '--port', '0', '--root', root], root, docsgen);
     await waitFor('the first build', () => /Watching /.test(cli.output()), 90_000);
     url = /at (http:\/\/localhost:\d+)/.exec(cli.output())?.[1] ?? assert.fail(cli.output());
@@ -471,7 +466,7 @@ describe('docsgen serve --watch, when the templates of docsgen change', () => {
       await Promise.race([cli.exited, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
       if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
     }
-    for (const dir of [docsgen, root]) if (dir) await rm(dir, { recursive: true, force: true });
+    await cleanup.run();
   });
 
   it('loads a changed component afresh, and reports a template syntax error at its line', async () => {
@@ -515,5 +510,95 @@ describe('docsgen serve --watch, when the templates of docsgen change', () => {
     assert.match(await css.text(), /docsgen-watch-test/);
     await waitFor('the old stylesheet to be deleted', async () => (await fetch(`${url}${before}`)).status === 404);
     assert.match(cli.output(), /templates\/styles\/main\.css → stylesheet swapped without a reload/);
+  });
+});
+
+describe('docsgen serve --watch, when files are replaced, written in parts or linked', () => {
+  let root: string;
+  let watch: WatchHandle;
+  const cleanup = createCleanup();
+  /** Every payload the overlay would have shown: a build error shows at once, so the test must see each one. */
+  const errorsShown: string[] = [];
+  const lines: string[] = [];
+  const file = (rel: string) => path.join(root, ...rel.split('/'));
+  const page = async (route: string) => (await fetch(`${watch.url}${route}`)).text();
+  const overlay = async (): Promise<OverlayPayload> => (await (await fetch(`${watch.url}/__docsgen/errors`)).json()) as OverlayPayload;
+  /** A settle time well above the pauses the tests make inside one write, so a busy machine cannot make it flaky. */
+  const SETTLE_MS = 300;
+
+  before(async () => {
+    root = await copySite(cleanup);
+    const record = (line: string) => {
+      lines.push(line);
+      if (/build failed/.test(line)) errorsShown.push(line);
+    };
+    watch = await serveWatch({ root, port: 0, host: '127.0.0.1', outDir: file('dist'), level: 'normal', write: record, writeError: record, handleSignals: false, settleMs: SETTLE_MS });
+  });
+  after(async () => {
+    await watch?.close();
+    await cleanup.run();
+  });
+
+  it('keeps watching site.config.ts after two quick replacements of it (cp, then sed -i)', async () => {
+    const original = await readFile(file('site.config.ts'), 'utf8');
+    await writeFile(file('orig.config.txt'), original);
+    // Two rewrites in a row as a script does them: each replaces the file (a new inode).
+    execFileSync('sh', ['-c', `for h in Um Dois; do cp orig.config.txt site.config.ts; sed -i "s/holder: 'Sorrix'/holder: 'Sorrix $h'/" site.config.ts; done`], { cwd: root });
+    await waitFor('the second rewrite in the footer', async () => (await page('/')).includes('Copyright © 2025 Sorrix Dois'));
+    await watch.idle();
+    // chokidar watching the file itself saw nothing from here on.
+    await writeFile(file('site.config.ts'), original.replace("holder: 'Sorrix'", "holder: 'Sorrix Três'"));
+    await waitFor('a later edit of the config', async () => (await page('/')).includes('Copyright © 2025 Sorrix Três'));
+    execFileSync('sh', ['-c', `sed -i "s/Sorrix Três/Sorrix Quatro/" site.config.ts`], { cwd: root });
+    await waitFor('a later sed -i of the config', async () => (await page('/docs/introducao')).includes('Copyright © 2025 Sorrix Quatro'));
+    await writeFile(file('site.config.ts'), original);
+    await waitFor('the original config', async () => (await page('/')).includes('Copyright © 2025 Sorrix<'));
+    await watch.idle();
+  });
+
+  it('builds a file written in place in two parts only once it is complete: no error flashes', async () => {
+    const rel = 'content/docs/guia/primeiro.mdx';
+    const before = await readFile(file(rel), 'utf8');
+    const after = `${before}\nAperte <kbd>Ctrl</kbd> para copiar.\n`;
+    const cut = after.indexOf('<kbd>Ct') + '<kbd>Ct'.length;
+    const builds = watch.builds;
+    // As an editor saving in place: truncate, write the first part, pause, write the rest.
+    const handle = await open(file(rel), 'w');
+    try {
+      await handle.write(after.slice(0, cut));
+      await handle.sync();
+      // Longer than the quiet time that makes one build of a save's events, shorter than the settle time.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS / 3));
+      await handle.write(after.slice(cut));
+    } finally {
+      await handle.close();
+    }
+    await waitFor('the complete edit to be served', async () => (await page('/docs/guia/primeiro')).includes('<kbd>Ctrl</kbd> para copiar'));
+    await watch.idle();
+    assert.deepEqual(errorsShown, [], 'no build read the half-written file');
+    assert.deepEqual(await overlay(), { errors: [] });
+    assert.ok(watch.builds > builds);
+  });
+
+  it('publishes a file added to static/.well-known/, and no other dotfile', async () => {
+    await mkdir(file('static/.well-known'), { recursive: true });
+    await writeFile(file('static/.secrets.yaml'), 'token: s3cr3t\n');
+    await writeFile(file('static/.well-known/security.txt'), 'Contact: mailto:security@sorrix.example\n');
+    await waitFor('the new .well-known file', () => existsSync(file('dist/.well-known/security.txt')));
+    await watch.idle();
+    assert.equal(existsSync(file('dist/.secrets.yaml')), false);
+    assert.equal(await readFile(file('dist/.well-known/security.txt'), 'utf8'), 'Contact: mailto:security@sorrix.example\n');
+    await rm(file('static/.well-known'), { recursive: true });
+    await waitFor('the deleted .well-known file to go', () => !existsSync(file('dist/.well-known/security.txt')));
+  });
+
+  it('reports a symbolic link loop in content/ and recovers when it is removed', async () => {
+    await symlink('.', file('content/docs/loop'));
+    const payload = await waitFor('the overlay payload', async () => ((await overlay()).errors.length > 0 ? overlay() : undefined));
+    assert.match(payload.errors.map((e) => e.message).join('\n'), /content\/docs\/loop is a symbolic link to \., a folder that contains the link/);
+    assert.equal(await page('/docs/introducao').then((html) => html.includes('Texto original')), true, 'the last good build stays served');
+    await unlink(file('content/docs/loop'));
+    await waitFor('the overlay to clear', async () => (await overlay()).errors.length === 0);
+    errorsShown.length = 0;
   });
 });

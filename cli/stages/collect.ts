@@ -2,7 +2,7 @@
  * Stage 1: find every source file (docs, blog posts, pages), read its front matter,
  * derive its route, and resolve the sidebars against the docs that exist.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
@@ -20,6 +20,7 @@ import {
   type PageFrontMatter,
   type PostFrontMatter,
 } from '../frontmatter.ts';
+import { listTree } from '../source-tree.ts';
 
 interface SourceFile {
   /** Absolute path. */
@@ -110,13 +111,18 @@ export async function collect(config: SiteConfig, frontMatter: FrontMatterCache 
   return { docs, posts, pages, sidebars, tags };
 }
 
-function listFiles(dir: string, extensions: readonly string[]): string[] {
-  if (!existsSync(dir)) return [];
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && extensions.includes(path.extname(e.name)) && !e.name.startsWith('_'))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
+/**
+ * Source files with one of `extensions` under `dir`, sorted by path. A symbolic link is
+ * followed when it leads inside the site; one that leads outside it or into a loop is
+ * added to `errors` (see ../source-tree.ts).
+ */
+function listFiles(config: SiteConfig, dir: string, extensions: readonly string[], errors: DocsgenError[]): string[] {
+  const tree = listTree(dir, {
+    root: config.root,
+    include: (rel, kind) => kind === 'dir' || (extensions.includes(path.extname(rel)) && !path.posix.basename(rel).startsWith('_')),
+  });
+  errors.push(...tree.errors);
+  return tree.files.map((f) => f.file);
 }
 
 /**
@@ -129,7 +135,7 @@ function readAll(files: readonly string[]): string[] {
 }
 
 async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], frontMatter: FrontMatterCache): Promise<SourceDoc[]> {
-  const files = listFiles(config.dirs.docs, ['.mdx', '.md']);
+  const files = listFiles(config, config.dirs.docs, ['.mdx', '.md'], errors);
   const sources = readAll(files);
   const byId = new Map<string, SourceDoc>();
   for (const [index, file] of files.entries()) {
@@ -176,7 +182,7 @@ async function collectPosts(
   const tagRoute = (key: string) => `${config.blog.routeBasePath}/tags/${key}`;
   const tags = new Map<string, TagInfo>();
   const posts: SourcePost[] = [];
-  const files = listFiles(dir, ['.mdx', '.md']);
+  const files = listFiles(config, dir, ['.mdx', '.md'], errors);
   const sources = readAll(files);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
@@ -271,7 +277,7 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
 
 async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], parsed: FrontMatterCache): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
-  const files = listFiles(config.dirs.pages, ['.tsx', '.mdx']);
+  const files = listFiles(config, config.dirs.pages, ['.tsx', '.mdx'], errors);
   const sources = readAll(files);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);

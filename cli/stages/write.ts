@@ -2,10 +2,10 @@
  * Stage: write the site into a staging folder: every page under both of its names
  * (`x/index.html` and `x.html`, identical bytes), 404.html, the client assets, static/,
  * the API documents, sitemap, robots.txt and the blog feeds. The build swaps the
- * staging folder into place only after every check passed (see publish()).
+ * staging folder into place only after every check passed (see ./publish.ts).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
 import type { SiteConfig } from '../config.ts';
@@ -13,6 +13,8 @@ import type { OutputAsset } from './bundle.ts';
 import type { CompiledPost } from './compile.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import { NOT_FOUND_ROUTE, type RenderedPage } from './render.ts';
+import { stagingDir } from './publish.ts';
+import { listStaticFiles } from './static-files.ts';
 
 /** Output files other than pages, as (path inside the output, contents). */
 export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; posts: readonly CompiledPost[]; pages: readonly RenderedPage[] }, config: SiteConfig): OutputAsset[] {
@@ -55,47 +57,35 @@ export interface WriteResult {
   bytes: number;
 }
 
+/** Files written at once: a site has thousands of small search shards. */
+const CONCURRENCY = 64;
+
 export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
   const staging = stagingDir(outDir);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let fileCount = 0;
   let bytes = 0;
-  if (existsSync(config.dirs.static)) {
-    await cp(config.dirs.static, staging, { recursive: true });
-    for (const entry of await readdir(staging, { recursive: true, withFileTypes: true })) if (entry.isFile()) fileCount++;
+  // Copied file by file from what listStaticFiles() allows: a symbolic link is published as its target's bytes, never as a link.
+  const statics = listStaticFiles(config);
+  for (const dir of new Set(statics.map((f) => path.dirname(path.join(staging, f.rel))))) await mkdir(dir, { recursive: true });
+  for (let i = 0; i < statics.length; i += CONCURRENCY) {
+    await Promise.all(statics.slice(i, i + CONCURRENCY).map((f) => copyFile(f.real, path.join(staging, f.rel))));
   }
+  fileCount += statics.length;
   const files: { relPath: string; contents: Uint8Array | string }[] = [
     ...input.pages.flatMap((page) => pageFiles(page.route).map((relPath) => ({ relPath, contents: page.html }))),
     ...[...input.assets, ...input.generated].map((asset) => ({ relPath: asset.path, contents: asset.contents })),
   ];
-  // Folders first, once each; then the files, many at a time (a site has thousands of small search shards).
+  // Folders first, once each; then the files, many at a time.
   const dirs = [...new Set(files.map((f) => path.dirname(path.join(staging, f.relPath))))].sort();
   for (const dir of dirs) await mkdir(dir, { recursive: true });
-  const CONCURRENCY = 64;
   for (let i = 0; i < files.length; i += CONCURRENCY) {
     await Promise.all(files.slice(i, i + CONCURRENCY).map((f) => writeFile(path.join(staging, f.relPath), f.contents)));
   }
   for (const f of files) bytes += typeof f.contents === 'string' ? Buffer.byteLength(f.contents) : f.contents.byteLength;
   fileCount += files.length;
   return { dir: staging, fileCount, bytes };
-}
-
-export function stagingDir(outDir: string): string {
-  return path.join(path.dirname(outDir), `.${path.basename(outDir)}-staging-${process.pid}`);
-}
-
-/** Swaps the checked staging folder into place. The old output is removed only after the new one is in. */
-export async function publish(staging: string, outDir: string): Promise<void> {
-  const old = path.join(path.dirname(outDir), `.${path.basename(outDir)}-old-${process.pid}`);
-  await rm(old, { recursive: true, force: true });
-  if (existsSync(outDir)) await rename(outDir, old);
-  await rename(staging, outDir);
-  await rm(old, { recursive: true, force: true });
-}
-
-export async function discard(staging: string): Promise<void> {
-  await rm(staging, { recursive: true, force: true });
 }
 
 function sitemap(pages: readonly RenderedPage[], config: SiteConfig): string {

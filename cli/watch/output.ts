@@ -6,7 +6,7 @@
  * pages that disappeared are deleted, in an order that never serves a page whose assets
  * are not written yet.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from '../build.ts';
@@ -14,6 +14,7 @@ import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { NOT_FOUND_ROUTE } from '../stages/render.ts';
 import { isSearchIndexFile } from '../stages/search-index.ts';
+import { listStaticFiles } from '../stages/static-files.ts';
 import { pageFiles } from '../stages/write.ts';
 
 type Contents = string | Uint8Array;
@@ -163,7 +164,7 @@ export function createOutputMirror(outDir: string): OutputMirror {
       const previous = new Map(disk);
       const wanted = new Map<string, Entry>();
       // Same precedence as write(): static files first, build output over them.
-      for (const [rel, entry] of await staticEntries(config.dirs.static, previous)) wanted.set(rel, entry);
+      for (const [rel, entry] of await staticEntries(config, previous)) wanted.set(rel, entry);
       for (const asset of site.assets) wanted.set(asset.path, { contents: asset.contents, origin: 'asset' });
       for (const file of site.generated) wanted.set(file.path, { contents: file.contents, origin: 'generated' });
       for (const page of site.pages) for (const file of pageFiles(page.route)) wanted.set(file, { contents: page.html, origin: 'page' });
@@ -238,6 +239,9 @@ function wholeFolders(going: ReadonlySet<string>, present: readonly string[]): s
   return whole.filter((dir) => !whole.some((other) => other !== dir && dir.startsWith(`${other}/`)));
 }
 
+/** What put() and writeNow() write before renaming: `.name.PID-N.tmp`. */
+const TEMP_FILE = /^\..+\.\d+-\d+\.tmp$/;
+
 /** Up to this many files, what open pages wait for is written synchronously. */
 const WRITE_NOW = 8;
 /** File operations in flight at once for what open pages wait for. */
@@ -304,14 +308,14 @@ function cssOnly(changed: string[], gone: string[], previous: Map<string, Entry>
   return swap;
 }
 
-/** The files already in the output folder (dot names excluded: they are not the build's). */
+/** The files already in the output folder (but the temporary files of put(), which are not the build's). */
 async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   if (!existsSync(outDir)) return entries;
   const rels = (await readdir(outDir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .filter((rel) => !rel.split('/').some((part) => part.startsWith('.')))
+    .filter((rel) => !TEMP_FILE.test(path.posix.basename(rel)))
     .sort();
   await inParallel(rels, FAST, async (rel) => {
     entries.set(rel, { contents: await readFile(path.join(outDir, rel)), origin: rel.endsWith('.html') ? 'page' : 'asset' });
@@ -320,20 +324,16 @@ async function readOutputFolder(outDir: string): Promise<Map<string, Entry>> {
 }
 
 /** static/ as output entries; a file whose mtime and size did not change is not read again. */
-async function staticEntries(dir: string, previous: Map<string, Entry>): Promise<Map<string, Entry>> {
+async function staticEntries(config: SiteConfig, previous: Map<string, Entry>): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
-  if (!existsSync(dir)) return entries;
   // Listed and looked at synchronously, as the collect stage reads sources: a handful of
   // metadata calls, quicker than queueing each behind the thread pool on every save.
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const rel = path.relative(dir, file).split(path.sep).join('/');
-    const info = statSync(file, { throwIfNoEntry: false });
+  for (const { rel, real } of listStaticFiles(config)) {
+    const info = statSync(real, { throwIfNoEntry: false });
     if (!info) continue;
     const signature = `${info.mtimeMs}:${info.size}`;
     const before = previous.get(rel);
-    const contents = before?.origin === 'static' && before.signature === signature ? before.contents : await readFile(file);
+    const contents = before?.origin === 'static' && before.signature === signature ? before.contents : await readFile(real);
     entries.set(rel, { contents, origin: 'static', signature });
   }
   return entries;

@@ -7,7 +7,7 @@
  * drives through `window`.
  */
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -17,6 +17,7 @@ import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { makeSite } from '../helpers/fixtures.ts';
+import { createCleanup } from '../helpers/temp.ts';
 import { repoRoot } from '../helpers/site.ts';
 import { clickInPage, markerSurvived, setMarker } from './harness.ts';
 
@@ -59,8 +60,9 @@ describe('announcement bar and islands (fixture site)', () => {
     );
   }
 
+  const cleanup = createCleanup();
   before(async () => {
-    site = await makeSite('browser-chrome');
+    site = await makeSite(cleanup, 'browser-chrome');
     const loaded = await loadConfig(site);
     config = { ...loaded, dirs: { ...loaded.dirs, templates: await fixtureTemplates(site) } };
     outDir = path.join(site, 'dist');
@@ -74,7 +76,7 @@ describe('announcement bar and islands (fixture site)', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    if (site) await rm(site, { recursive: true, force: true });
+    await cleanup.run();
   });
 
   /** The reader's first interaction, which starts the API reference island (`data-island-start="interaction"`). */

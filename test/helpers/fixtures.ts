@@ -3,15 +3,16 @@
  * there holds only the files a case changes, laid over a copy of minimal in a temp folder.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
+import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from './site.ts';
+import { tempDir, type CleanupOwner } from './temp.ts';
 
 const sitesDir = path.join(repoRoot, 'test/fixtures/sites');
 
-export async function makeSite(overlay?: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `docsgen-${overlay ?? 'minimal'}-`));
+/** A copy of the minimal site with `overlay` laid over it, removed when `owner` (a test's `t`) ends. */
+export async function makeSite(owner: CleanupOwner, overlay?: string): Promise<string> {
+  const dir = await tempDir(owner, overlay ?? 'minimal');
   await cp(path.join(sitesDir, 'minimal'), dir, { recursive: true });
   if (overlay) await cp(path.join(sitesDir, overlay), dir, { recursive: true, force: true });
   return dir;

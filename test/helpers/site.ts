@@ -3,15 +3,14 @@
  * browser. `npm test` builds it before the suite and passes the folder in
  * DOCSGEN_TEST_DIST; a test file run on its own builds it into a temp folder.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../../cli/build.ts';
 import { loadConfig } from '../../cli/config.ts';
 import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
+import { tempDir } from './temp.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,7 +21,11 @@ export function builtSite(): Promise<string> {
   built ??= (async () => {
     const fromEnv = process.env.DOCSGEN_TEST_DIST;
     if (fromEnv && existsSync(path.join(fromEnv, 'index.html'))) return path.resolve(fromEnv);
-    const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'docsgen-site-')), 'dist');
+    // Shared by every test of the file: removed when the test process ends, however it ends.
+    const atExit = { after: () => undefined };
+    const dir = await tempDir(atExit, 'site');
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const out = path.join(dir, 'dist');
     const config = await loadConfig(repoRoot);
     await build(config, { outDir: out, logger: createLogger({ level: 'quiet' }) });
     return out;
