@@ -15,6 +15,7 @@ import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
+import { highlightApiExamples } from './openapi/reference-examples.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
 import { verify } from './stages/verify.ts';
@@ -116,6 +117,7 @@ export async function buildSite(
 
   const collected = await task('collect', () => collect(config));
   const apis = await task('openapi', () => loadApis(config, session));
+  const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
   const compiled = await task('compile', () => compile(collected, config, session.compile));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
@@ -125,6 +127,7 @@ export async function buildSite(
         collected,
         compiled,
         apis,
+        apiExamples,
         assets: {
           styles: [...client.styles, `/${codeCss.path}`],
           script: client.script,
