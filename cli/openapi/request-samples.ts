@@ -17,6 +17,9 @@ export interface RequestSample {
   /** What the reader sees on the tab, e.g. 'Python (requests)'. */
   label: string;
   code: string;
+  /** The httpsnippet target and client that printed it, e.g. 'python' and 'requests' (Elements' x-codeSamples `lang` and `lib`). */
+  target: string;
+  client: string;
 }
 
 interface SampleTarget {
@@ -60,7 +63,7 @@ export function samplesFor(request: ExampleRequest): RequestSample[] {
   return SAMPLE_TARGETS.map(({ id, language, label, target, client }) => {
     const [code] = snippet.convert(target, client);
     if (typeof code !== 'string') throw new Error(`@readme/httpsnippet has no ${target}/${client} client; update SAMPLE_TARGETS in cli/openapi/request-samples.ts.`);
-    return { id, language, label, code };
+    return { id, language, label, code, target, client };
   });
 }
 

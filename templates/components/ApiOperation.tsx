@@ -92,7 +92,7 @@ function CodeTabs({ title, examples, groupId, samples }: { title: string; exampl
       <Tabs groupId={groupId}>
         {examples.map((e) => (
           <TabItem key={e.id} value={e.id} label={e.label}>
-            <div dangerouslySetInnerHTML={{ __html: e.html }} />
+            <div {...(e.target ? { 'data-sample-target': e.target, 'data-sample-client': e.client } : {})} dangerouslySetInnerHTML={{ __html: e.html }} />
           </TabItem>
         ))}
       </Tabs>

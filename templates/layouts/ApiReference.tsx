@@ -14,6 +14,9 @@ export interface ApiExampleView {
   label: string;
   /** A complete highlighted code block, rendered at build time. */
   html: string;
+  /** Request samples: what printed them, for Elements' x-codeSamples (e.g. 'shell' and 'curl'). */
+  target?: string;
+  client?: string;
 }
 
 export interface ApiResponseDetailView {

@@ -137,7 +137,14 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
 }
 
 /** The request samples of the server-rendered reference, by operationId, to show the same ones in Elements. */
-type CodeSample = { lang: string; label: string; source: string };
+type CodeSample = { lang: string; lib?: string; label: string; source: string };
+
+/**
+ * Languages for which Elements 9 lists no libraries (its requestSampleConfigs): a sample
+ * for them replaces the language's own and must not name a library, or Elements adds a
+ * mislabelled one. For the others, `lib` picks the library whose sample it replaces.
+ */
+const ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES = new Set(['go', 'kotlin', 'ruby', 'c', 'objc', 'ocaml', 'clojure', 'swift']);
 
 function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
   const out = new Map<string, CodeSample[]>();
@@ -149,12 +156,13 @@ function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
     out.set(
       operationId,
       panels.flatMap((panel, i) => {
-        const block = panel.querySelector('.code-block');
-        const code = block?.querySelector('pre code');
-        if (!block || !code) return [];
+        const sample = panel.querySelector<HTMLElement>('[data-sample-target]');
+        const code = sample?.querySelector('pre code');
+        const lang = sample?.dataset.sampleTarget;
+        if (!code || !lang) return [];
         const lines = [...code.querySelectorAll('.line')].map((line) => line.textContent ?? '');
-        const lang = /language-([\w+#-]+)/.exec(block.className)?.[1] ?? 'text';
-        return [{ lang, label: tabs[i]?.textContent ?? lang, source: lines.length ? lines.join('\n') : (code.textContent ?? '') }];
+        const lib = ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES.has(lang) ? undefined : sample.dataset.sampleClient;
+        return [{ lang, ...(lib ? { lib } : {}), label: tabs[i]?.textContent ?? lang, source: lines.length ? lines.join('\n') : (code.textContent ?? '') }];
       }),
     );
   }
