@@ -108,7 +108,7 @@ export function ApiReference(props: ApiReferenceProps) {
           <span role="status" data-credentials-status="" />
         </p>
       </div>
-      <section className="api-summary container" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
+      <section className="api-summary container markdown" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
         <h2 id={summaryId}>Operations</h2>
         <p>
           Version {props.version}. Servers:{' '}
