@@ -6,12 +6,13 @@
  *
  * BENCH_RUNS sets the clean builds (3), LIGHTHOUSE_RUNS the Lighthouse runs per page
  * (3), LOAD_SECONDS the seconds of load per URL (3), BENCH_EDITS the watch-mode saves (7);
- * BENCH_ONLY=build,weight,lighthouse,load,watch runs a subset.
+ * BENCH_ONLY=build,weight,lighthouse,layout-shift,load,watch runs a subset.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBuild, formatBuildBench } from './build.ts';
+import { benchLayoutShift, formatLayoutShift } from './layout-shift.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchLoad } from './load.ts';
 import { formatLighthouse, formatLoad, formatTargets, formatWeight, targetChecks } from './report.ts';
@@ -21,7 +22,7 @@ import { benchWeight } from './weight.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-const only = new Set((process.env.BENCH_ONLY ?? 'build,weight,lighthouse,load,watch').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'build,weight,lighthouse,layout-shift,load,watch').split(',').map((s) => s.trim()));
 const resultsFile = path.join(here, 'results.json');
 /** Written after every part, so a part that fails later does not lose the figures measured before it. */
 const save = () => writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
@@ -33,7 +34,7 @@ if (only.has('build')) {
   await save();
 }
 
-if (only.has('weight') || only.has('lighthouse') || only.has('load')) {
+if (only.has('weight') || only.has('lighthouse') || only.has('layout-shift') || only.has('load')) {
   const site = await buildAndServe();
   try {
     if (only.has('weight')) {
@@ -46,6 +47,12 @@ if (only.has('weight') || only.has('lighthouse') || only.has('load')) {
       const lighthouse = await benchLighthouse(site.url, PAGES, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
       results.lighthouse = lighthouse;
       console.log(`\n${formatLighthouse(lighthouse)}`);
+      await save();
+    }
+    if (only.has('layout-shift')) {
+      const layoutShift = await benchLayoutShift(site.url, PAGES.filter((p) => p.route.includes('api-reference')));
+      results.layoutShift = layoutShift;
+      console.log(`\n${formatLayoutShift(layoutShift)}`);
       await save();
     }
     if (only.has('load')) {
