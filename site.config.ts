@@ -91,6 +91,8 @@ export default defineConfig({
       spec: 'openapi/payment.yaml',
       title: 'API Reference',
       description: 'Reference of the Sorrix Payment API: identification, payment, transactions, cancellation and restart.',
+      sandboxServer: 'Sandbox',
+      samplesGroupId: 'linguagem',
     },
     {
       id: 'onboarding',
@@ -98,6 +100,8 @@ export default defineConfig({
       spec: 'openapi/onboarding.yaml',
       title: 'Onboarding API Reference',
       description: 'Reference of the Sorrix Onboarding API: merchants, stores, terminals and approval status.',
+      sandboxServer: 'Sandbox',
+      samplesGroupId: 'linguagem',
     },
   ],
   links: {

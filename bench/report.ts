@@ -3,6 +3,7 @@
  * project's issue (sites of the same structure built with other generators, measured on
  * machines like this one, not re-measured here) and beside docsgen's own targets.
  */
+import type { LayoutShiftResult } from './layout-shift.ts';
 import type { LighthouseBench } from './lighthouse.ts';
 import type { LoadBench } from './load.ts';
 import { kb } from './site.ts';
@@ -127,6 +128,11 @@ export function targetChecks(results: Record<string, unknown>): TargetCheck[] {
     const idle = doc.untilIdle.js.gzip / 1024;
     checks.push({ what: 'doc page JS before load', target: `≤ ${TARGETS.docJsBeforeLoadKb} KB gzip`, measured: `${before.toFixed(1)} KB`, ratio: TARGETS.docJsBeforeLoadKb / before, met: before <= TARGETS.docJsBeforeLoadKb });
     checks.push({ what: 'doc page JS until idle', target: `≤ ${TARGETS.docJsUntilIdleKb} KB gzip`, measured: `${idle.toFixed(1)} KB`, ratio: TARGETS.docJsUntilIdleKb / idle, met: idle <= TARGETS.docJsUntilIdleKb });
+  }
+  for (const page of (results.layoutShift as LayoutShiftResult[] | undefined) ?? []) {
+    // A target of 0: met or not, the ratio is 1 when met and 0 otherwise.
+    const met = page.total === 0 && page.unaskedScrolls === 0;
+    checks.push({ what: `layout shift while reading ${page.route}`, target: '0', measured: page.total.toFixed(4), ratio: met ? 1 : 0, met });
   }
   const lighthouse = results.lighthouse as LighthouseBench | undefined;
   for (const page of lighthouse?.pages ?? []) {

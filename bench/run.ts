@@ -6,13 +6,14 @@
  *
  * BENCH_RUNS sets the clean builds (3), LIGHTHOUSE_RUNS the Lighthouse runs per page
  * (3), LOAD_SECONDS the seconds of load per URL (3), BENCH_EDITS the watch-mode saves (7);
- * BENCH_ONLY=build,scale,weight,lighthouse,load,watch runs a subset; BENCH_SCALE the sizes of the
+ * BENCH_ONLY=build,scale,weight,lighthouse,layout-shift,load,watch runs a subset; BENCH_SCALE the sizes of the
  * generated sites (33,1023,9933 docs).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBuild, formatBuildBench } from './build.ts';
+import { benchLayoutShift, formatLayoutShift } from './layout-shift.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchLoad } from './load.ts';
 import { benchScale, formatScaleBench, SCALE_SIZES } from './scale.ts';
@@ -22,7 +23,7 @@ import { benchWatch, formatWatchBench } from './watch.ts';
 import { benchWeight } from './weight.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const only = new Set((process.env.BENCH_ONLY ?? 'build,scale,weight,lighthouse,load,watch').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'build,scale,weight,lighthouse,layout-shift,load,watch').split(',').map((s) => s.trim()));
 const resultsFile = path.join(here, 'results.json');
 // A run of some parts (BENCH_ONLY) replaces their figures and keeps the others'.
 const earlier = JSON.parse(await readFile(resultsFile, 'utf8').catch(() => '{}')) as Record<string, unknown>;
@@ -45,7 +46,7 @@ if (only.has('scale')) {
   await save();
 }
 
-if (only.has('weight') || only.has('lighthouse') || only.has('load')) {
+if (only.has('weight') || only.has('lighthouse') || only.has('layout-shift') || only.has('load')) {
   const site = await buildAndServe();
   try {
     if (only.has('weight')) {
@@ -58,6 +59,12 @@ if (only.has('weight') || only.has('lighthouse') || only.has('load')) {
       const lighthouse = await benchLighthouse(site.url, PAGES, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
       results.lighthouse = lighthouse;
       console.log(`\n${formatLighthouse(lighthouse)}`);
+      await save();
+    }
+    if (only.has('layout-shift')) {
+      const layoutShift = await benchLayoutShift(site.url, PAGES.filter((p) => p.route.includes('api-reference')));
+      results.layoutShift = layoutShift;
+      console.log(`\n${formatLayoutShift(layoutShift)}`);
       await save();
     }
     if (only.has('load')) {

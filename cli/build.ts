@@ -15,6 +15,7 @@ import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
+import { highlightApiExamples } from './openapi/reference-examples.ts';
 import { precompress } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
@@ -142,6 +143,7 @@ export async function buildSite(
 
   const collected = await task('collect', () => collect(config, session.frontMatter));
   const apis = await task('openapi', () => loadApis(config, session));
+  const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
@@ -151,6 +153,7 @@ export async function buildSite(
         collected,
         compiled,
         apis,
+        apiExamples,
         assets: {
           styles: [...client.styles, `/${codeCss.path}`],
           script: client.script,

@@ -127,6 +127,10 @@ const configSchema = z.strictObject({
         spec: z.string(),
         title: z.string(),
         description: z.string(),
+        /** Description of the servers (of the document, a path or an operation) that are the sandbox, which try-it and the request samples call; default the first server listed. @example 'Sandbox' */
+        sandboxServer: z.string().optional(),
+        /** groupId of the docs' language tabs that the request samples' tabs switch with. @example 'linguagem' */
+        samplesGroupId: z.string().optional(),
       }),
     )
     .default([]),

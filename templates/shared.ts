@@ -27,9 +27,13 @@ export const DATA = {
   islandProps: 'data-island-props',
   /**
    * On an island: when it starts. "interaction" waits for the reader's first input on
-   * the page (or a `#/` route in the address); without it, islands start after load and idle.
+   * the page (or a `#/` route in the address); "request" waits until the address
+   * fragment starts with its data-island-route (a link the reader followed, or a deep
+   * link); without it, islands start after load and idle.
    */
   islandStart: 'data-island-start',
+  /** On an island started "request": the address fragment that asks for it (`#try/` and what follows). */
+  islandRoute: 'data-island-route',
   copy: 'data-copy',
   tabs: 'data-tabs',
   tabGroup: 'data-tab-group',
@@ -49,6 +53,9 @@ export const DATA = {
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',
 } as const;
+
+/** Fragment of the API reference's interactive console: `#try/operations/createPayment` opens it at that operation. */
+export const API_CONSOLE_HASH = '#try';
 
 /** Element ids the server markup and the client script agree on. */
 export const IDS = {

@@ -111,7 +111,8 @@ describe('API reference pages (built site)', () => {
       const html = await pageHtml(route);
       const doc = parseDocument(html);
       const summary = selectOne('[data-api-summary]', doc.children)!;
-      const text = textContent(summary);
+      // The prose of the operations; examples are data and may hold asterisks (masked names).
+      const text = textContent(selectAll('.api-op__doc', [summary]));
       assert.doesNotMatch(text, /\*\*[^*\n]+\*\*/, 'no literal **bold** left');
       assert.doesNotMatch(text, /\]\(https?:/, 'no literal [link](url) left');
       assert.ok(selectAll('.api-op__text code', [summary]).length > 0, 'inline code is rendered as <code>');
@@ -119,10 +120,45 @@ describe('API reference pages (built site)', () => {
       assert.match(text, /<segundos Unix>/, 'angle-bracket placeholders stay text');
     });
 
+    it(`${route}: every operation shows its request samples in every language, highlighted, in tabs shared with the docs, with a copy button and "Try it"`, async () => {
+      const source = parseYaml(await readFile(path.join(repoRoot, spec), 'utf8')) as Json;
+      const doc = parseDocument(await pageHtml(route));
+      const summary = selectOne('[data-api-summary]', doc.children)!;
+      for (const op of operationsOf(source)) {
+        const anchor = `${op.kind === 'webhook' ? '/webhooks/' : '/operations/'}${op.operationId}`;
+        const article = selectAll('article.api-op', [summary]).find((a) => getAttributeValue(a as Element, 'id') === anchor)!;
+        const samples = selectOne('[data-api-samples]', [article]);
+        if (op.kind === 'webhook') {
+          assert.equal(samples, null, `${anchor}: a webhook is received, so it has no request samples`);
+          assert.ok(selectAll('.api-op__code .code-block', [article]).length > 0, `${anchor}: its payload examples are shown`);
+          continue;
+        }
+        assert.ok(samples, `${anchor}: request samples`);
+        const tabs = selectOne('[data-tabs]', [samples]) as Element;
+        assert.equal(getAttributeValue(tabs, 'data-tab-group'), 'linguagem', `${anchor}: the samples switch with the docs' language tabs`);
+        const values = selectAll('[role="tab"]', [tabs]).map((t) => getAttributeValue(t as Element, 'data-tab-value'));
+        assert.deepEqual(values, ['curl', 'node', 'python', 'java', 'kotlin', 'php', 'go', 'csharp', 'ruby'], `${anchor}: one tab per language`);
+        for (const panel of selectAll('[role="tabpanel"]', [tabs])) {
+          assert.ok(selectOne('.code-block [data-copy]', [panel]), `${anchor}: each sample has a copy button`);
+          assert.ok(selectAll('pre code span[class^="sh-"]', [panel]).length > 0, `${anchor}: each sample is highlighted at build time`);
+        }
+        assert.match(textContent(samples), new RegExp(`--request ${op.method}`), `${anchor}: the curl sample uses the operation's method`);
+        const tryIt = selectOne('a[data-api-try]', [article]) as Element | null;
+        assert.equal(tryIt && getAttributeValue(tryIt, 'href'), `#try${anchor}`, `${anchor}: "Try it" opens the console at this operation`);
+        assert.ok(selectOne(`[id="try${anchor}"][hidden]`, [article]), `${anchor}: the console address has a target, which displays nothing`);
+        // Every status the document lists is shown, and the first success response has its fields and an example.
+        const statuses = Object.keys(obj(obj(obj(obj(source.paths)[op.path])[op.method.toLowerCase()]).responses));
+        const shown = selectAll('.api-op__status', [article]).map((s) => textContent(s));
+        assert.deepEqual(shown, statuses, `${anchor}: every response status`);
+      }
+    });
+
     it(`${route}: the island gets the JSON document and the sandbox server, and the credentials notice is there`, async () => {
       const doc = parseDocument(await pageHtml(route));
       const island = selectOne('[data-island="api-reference"]', doc.children) as Element | null;
       assert.ok(island, 'island container');
+      assert.equal(getAttributeValue(island, 'data-island-start'), 'request', 'the console starts only when the reader asks for it');
+      assert.equal(getAttributeValue(island, 'data-island-route'), '#try', 'a #try/… address asks for it');
       const props = JSON.parse(getAttributeValue(island, 'data-island-props') ?? '{}') as { specUrl: string; tryItServer: string };
       assert.equal(props.specUrl, `/openapi/${id}.json`);
       const source = parseYaml(await readFile(path.join(repoRoot, spec), 'utf8')) as Json;

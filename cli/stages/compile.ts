@@ -250,7 +250,7 @@ export interface CompileContext {
   forExcerpt?: boolean;
 }
 
-function getHighlighter(cache: CompileCache) {
+export function getHighlighter(cache: CompileCache) {
   // Grammars load on first use: a site pays only for the languages its code blocks use.
   cache.highlighter ??= createHighlighter({ themes: Object.values(THEMES), langs: [] }) as Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>;
   return cache.highlighter;

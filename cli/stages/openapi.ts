@@ -443,7 +443,7 @@ function summarizeOperation(
   };
 }
 
-function collectProperties(document: JsonObject, schema: JsonObject): { properties: JsonObject; required: Set<string> } {
+export function collectProperties(document: JsonObject, schema: JsonObject): { properties: JsonObject; required: Set<string> } {
   const properties: JsonObject = { ...asObject(schema.properties) };
   const required = new Set(asArray(schema.required).map((r) => asString(r)));
   for (const part of asArray(schema.allOf)) {
@@ -459,7 +459,7 @@ function collectProperties(document: JsonObject, schema: JsonObject): { properti
 }
 
 /** "string (uuid)", "integer 1..100, default 20", "string: a | b", "array of object". */
-function describeSchema(document: JsonObject, raw: unknown, depth = 0): string {
+export function describeSchema(document: JsonObject, raw: unknown, depth = 0): string {
   const schema = asObject(deref(document, raw));
   const refName = isPlainObject(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').pop() : undefined;
   const isObject = schema.type === 'object' || (schema.type === undefined && (schema.properties !== undefined || schema.allOf !== undefined));

@@ -21,6 +21,8 @@ import type { Collected, ResolvedSidebarItem } from './collect.ts';
 import { flattenSidebar } from './collect.ts';
 import type { CompiledMdx, CompiledPost, CompiledSite, SourceLink } from './compile.ts';
 import type { LoadedApiDocument } from './openapi.ts';
+import { pickServer } from '../openapi/example-request.ts';
+import type { ApiExamples } from '../openapi/reference-examples.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
@@ -43,6 +45,8 @@ export interface RenderInput {
   collected: Collected;
   compiled: CompiledSite;
   apis: readonly LoadedApiDocument[];
+  /** Highlighted request samples and examples of the API reference pages. */
+  apiExamples?: ApiExamples;
   assets: Omit<PageAssets, 'islands' | 'preload'> & { islands: PageAssets['islands'] };
 }
 
@@ -180,10 +184,12 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
           { label: 'Postman collection', href: `/openapi/${api.id}.postman_collection.json` },
           { label: 'Postman environment (sandbox)', href: `/openapi/${api.id}.postman_environment.json` },
         ],
-        operations: api.operations.map(toOperationView),
+        operations: api.operations.map((op) => ({ ...toOperationView(op), ...input.apiExamples?.get(api.id)?.get(op.operationId) })),
+        samplesGroupId: ref.samplesGroupId,
         island: {
           specUrl: `/openapi/${api.id}.json`,
-          tryItServer: api.servers.find((s) => /sandbox/i.test(s.url) || /sandbox/i.test(s.description))?.url ?? api.servers[0]?.url ?? '',
+          tryItServer: pickServer([api.servers], ref.sandboxServer),
+          sandboxServer: ref.sandboxServer ?? '',
         },
         contentLanguage: config.contentLanguage,
       }),

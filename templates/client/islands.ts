@@ -158,7 +158,8 @@ export function mountEagerIslands(root: ParentNode = document): void {
   const eager: HTMLElement[] = [];
   for (const element of root.querySelectorAll<HTMLElement>(`[${DATA.island}]`)) {
     if (element.getAttribute(DATA.island) === 'search') continue;
-    if (element.getAttribute(DATA.islandStart) !== 'interaction') eager.push(element);
+    if (element.getAttribute(DATA.islandStart) === 'request') startOnRequest(element);
+    else if (element.getAttribute(DATA.islandStart) !== 'interaction') eager.push(element);
     else if (islandRouteInAddress()) void mountIsland(element);
     else waiting.add(element);
   }
@@ -172,7 +173,29 @@ export function mountEagerIslands(root: ParentNode = document): void {
   else window.addEventListener('load', () => idle(start), { once: true });
 }
 
+/** Islands started "request", until the address asks for them. */
+const requested = new Set<HTMLElement>();
+
+function startRequested(): void {
+  for (const element of requested) {
+    const route = element.getAttribute(DATA.islandRoute);
+    if (!element.isConnected) requested.delete(element);
+    else if (route && location.hash.startsWith(route)) {
+      requested.delete(element);
+      void mountIsland(element);
+    }
+  }
+  if (!requested.size) window.removeEventListener('hashchange', startRequested);
+}
+
+function startOnRequest(element: HTMLElement): void {
+  requested.add(element);
+  window.addEventListener('hashchange', startRequested);
+  startRequested();
+}
+
 export function unmountIslands(root: ParentNode): void {
+  for (const element of requested) if (root.contains(element)) requested.delete(element);
   for (const element of waiting) if (root.contains(element)) waiting.delete(element);
   if (!waiting.size) disarm?.();
   for (const [element, unmount] of mounted) {

@@ -1,7 +1,5 @@
-import { micromark } from 'micromark';
-import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import type { ReactNode } from 'react';
-import { DATA } from '../shared.ts';
+import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
+import { API_CONSOLE_HASH, DATA } from '../shared.ts';
 
 export interface ApiParameterView {
   name: string;
@@ -9,6 +7,24 @@ export interface ApiParameterView {
   required: boolean;
   type: string;
   description: string;
+}
+
+export interface ApiExampleView {
+  id: string;
+  label: string;
+  /** A complete highlighted code block, rendered at build time. */
+  html: string;
+  /** Request samples: what printed them, for Elements' x-codeSamples (e.g. 'shell' and 'curl'). */
+  target?: string;
+  client?: string;
+}
+
+export interface ApiResponseDetailView {
+  status: string;
+  contentType?: string;
+  schemaName?: string;
+  fields: { name: string; required: boolean; type: string; description: string }[];
+  examples: ApiExampleView[];
 }
 
 export interface ApiOperationView {
@@ -23,6 +39,11 @@ export interface ApiOperationView {
   bodyFields: ApiParameterView[];
   bodyContentType?: string;
   responses: { status: string; description: string }[];
+  /** Request samples, one tab per language (operations only). */
+  samples?: ApiExampleView[];
+  /** Payload examples (webhooks only). */
+  payloads?: ApiExampleView[];
+  responseDetails?: ApiResponseDetailView[];
 }
 
 export interface ApiReferenceProps {
@@ -33,21 +54,25 @@ export interface ApiReferenceProps {
   servers: { url: string; description: string }[];
   downloads: { label: string; href: string }[];
   operations: ApiOperationView[];
+  /** groupId of the docs' language tabs, so the request samples switch with them. */
+  samplesGroupId?: string;
   /** Props for the browser-only Stoplight Elements island. */
-  island: { specUrl: string; tryItServer: string };
+  island: { specUrl: string; tryItServer: string; sandboxServer: string };
   contentLanguage?: string;
 }
 
-/** Elements' hash router addresses an operation as #/operations/{operationId}; the summary uses the same ids so deep links work with or without JavaScript. */
+/** Elements' hash router addresses an operation as #/operations/{operationId}; the reference uses the same ids so links written for either keep working. */
 export function operationAnchor(op: { kind: 'operation' | 'webhook'; operationId: string }): string {
   return op.kind === 'webhook' ? `/webhooks/${op.operationId}` : `/operations/${op.operationId}`;
 }
 
 /**
- * API reference page. The server renders a complete summary of every operation from
- * the OpenAPI document; Stoplight Elements, loaded only here and only once the reader
- * interacts with the page, takes its place in the browser
- * (templates/client/islands/api-reference.tsx).
+ * API reference page: every operation of the OpenAPI document rendered at build time,
+ * complete (parameters, bodies, request samples, responses with examples), which is
+ * what readers, search and print see. Stoplight Elements is the interactive console,
+ * loaded only when the reader asks for it ("Try it", the console button or a
+ * `#try/…` link) and shown above the page in a dialog, so it never moves what the
+ * reader is reading (templates/client/islands/api-reference.tsx).
  */
 export function ApiReference(props: ApiReferenceProps) {
   const byTag = new Map<string, ApiOperationView[]>();
@@ -59,6 +84,12 @@ export function ApiReference(props: ApiReferenceProps) {
         <h1>{props.title}</h1>
         <Markdown className="api-page__description" text={props.description} lang={props.contentLanguage} />
         <ul className="api-page__downloads">
+          <li>
+            <a className="button button--primary button--sm" href={consoleHref('/')} data-api-console="">
+              Open the interactive console
+            </a>
+            <ConsoleTarget route="/" />
+          </li>
           {props.downloads.map((d) => (
             <li key={d.href}>
               <a className="button button--secondary button--sm" href={d.href} download="">
@@ -77,9 +108,6 @@ export function ApiReference(props: ApiReferenceProps) {
           <span role="status" data-credentials-status="" />
         </p>
       </div>
-      {/* Elements' module and first render hold the main thread for about a second: started on the reader's first interaction (or a #/ route), not at load. */}
-      <div className="api-page__elements" {...{ [DATA.island]: 'api-reference', [DATA.islandStart]: 'interaction', [DATA.islandProps]: JSON.stringify(props.island) }} />
-      {/* Hidden by the island once Elements shows the same operations; always in the HTML for search and readers without JavaScript. */}
       <section className="api-summary container markdown" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
         <h2 id={summaryId}>Operations</h2>
         <p>
@@ -110,33 +138,13 @@ export function ApiReference(props: ApiReferenceProps) {
           <section key={tag} className="api-summary__tag" aria-labelledby={tagAnchor(props.id, tag)}>
             <h3 id={tagAnchor(props.id, tag)}>{tag}</h3>
             {ops.map((op) => (
-              <article key={op.operationId} className="api-op" id={operationAnchor(op)} aria-labelledby={`${props.id}-${op.kind}-${op.operationId}`}>
-                <h4 className="api-op__title" id={`${props.id}-${op.kind}-${op.operationId}`}>
-                  <span className={`api-op__method api-op__method--${op.method.toLowerCase()}`}>{op.kind === 'webhook' ? 'WEBHOOK' : op.method}</span>{' '}
-                  <code className="api-op__path">{op.path}</code> <span className="api-op__summary">{op.summary}</span>
-                </h4>
-                {op.description ? <Markdown className="api-op__text" text={op.description} /> : null}
-                {op.parameters.length ? <ParamTable caption="Parameters" rows={op.parameters} /> : null}
-                {op.bodyFields.length ? <ParamTable caption={`Request body (${op.bodyContentType ?? 'application/json'})`} rows={op.bodyFields} /> : null}
-                {op.responses.length ? (
-                  <>
-                    <p className="api-op__responses-title">
-                      <strong>{op.kind === 'webhook' ? 'Expected answers' : 'Responses'}</strong>
-                    </p>
-                    <ul className="api-op__responses">
-                      {op.responses.map((r) => (
-                        <li key={r.status}>
-                          <code>{r.status}</code> <InlineMarkdown text={r.description} />
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                ) : null}
-              </article>
+              <ApiOperation key={op.operationId} apiId={props.id} op={op} anchor={operationAnchor(op)} samplesGroupId={props.samplesGroupId} />
             ))}
           </section>
         ))}
       </section>
+      {/* The console: a dialog the island fills with Elements on request. Out of the page's flow, so opening it moves nothing. */}
+      <div className="api-console-host" {...{ [DATA.island]: 'api-reference', [DATA.islandStart]: 'request', [DATA.islandRoute]: API_CONSOLE_HASH, [DATA.islandProps]: JSON.stringify(props.island) }} />
     </main>
   );
 }
@@ -148,74 +156,4 @@ function tagAnchor(apiId: string, tag: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}`;
-}
-
-function ParamTable({ caption, rows }: { caption: string; rows: ApiParameterView[] }) {
-  return (
-    <div className="table-wrapper" tabIndex={0}>
-      <table className="api-op__table">
-        <caption>{caption}</caption>
-        {/* Types can be long unbroken patterns; without widths they would squeeze the descriptions. */}
-        <colgroup>
-          <col style={{ width: '17%' }} />
-          <col style={{ width: '8%' }} />
-          <col style={{ width: '26%' }} />
-          <col style={{ width: '9%' }} />
-          <col style={{ width: '40%' }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">In</th>
-            <th scope="col">Type</th>
-            <th scope="col">Required</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.location}-${row.name}`}>
-              <td>
-                <code>{row.name}</code>
-              </td>
-              <td>{row.location}</td>
-              <td>{breakable(row.type)}</td>
-              <td>{row.required ? 'yes' : 'no'}</td>
-              <td>
-                <InlineMarkdown text={row.description} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Lets a long pattern or enumeration wrap after its separators. */
-function breakable(text: string): ReactNode[] {
-  return text.split(/(?<=[|,)\]_])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
-}
-
-/**
- * OpenAPI descriptions are CommonMark (with GitHub tables). micromark escapes any raw
- * HTML, so the output is safe to insert. Headings are demoted below the operation's
- * own <h4>, so the page outline stays Operations > tag > operation.
- */
-function markdownToHtml(text: string): string {
-  return micromark(text, { extensions: [gfm()], htmlExtensions: [gfmHtml()] })
-    .replace(/<(\/?)h[1-6]>/g, '<$1h5>')
-    .replace(/<table>/g, '<div class="table-wrapper" tabindex="0"><table>')
-    .replace(/<\/table>/g, '</table></div>');
-}
-
-function Markdown({ text, className, lang }: { text: string; className: string; lang?: string }) {
-  return <div className={className} lang={lang} dangerouslySetInnerHTML={{ __html: markdownToHtml(text) }} />;
-}
-
-/** One paragraph of Markdown without its <p>, for table cells and list items. */
-function InlineMarkdown({ text }: { text: string }) {
-  const html = markdownToHtml(text).trim();
-  const single = /^<p>([\s\S]*)<\/p>$/.exec(html);
-  return <span dangerouslySetInnerHTML={{ __html: single && !single[1]!.includes('<p>') ? single[1]! : html }} />;
 }

@@ -1,19 +1,17 @@
 /**
- * The interactive API reference: Stoplight Elements, loaded only on the API reference
- * pages, on the reader's first interaction with the page or at once for a `#/` route
- * in the address (islands.ts, `data-island-start="interaction"`).
- *
- * The server-rendered summary of every operation stays what the reader sees until
- * Elements has rendered the document: Elements is laid out hidden, its big first
- * render runs as a transition so the page keeps answering input, and only then does
- * it take the summary's place. The summary stays in the HTML for search engines and
- * for readers without JavaScript.
+ * The interactive API console: Stoplight Elements in a full-window dialog above the
+ * server-rendered reference, loaded only when the reader asks for it (a "Try it" link,
+ * the console button, or a `#try/…` deep link; islands.ts, `data-island-start="request"`).
+ * The reference the reader was reading stays where it was underneath: Elements runs on
+ * a memory router, so moving around in it never changes the address or scrolls the
+ * page, and closing the dialog gives the reader back exactly what they had on screen.
  */
 // @ts-expect-error -- Elements 9 ships index.d.ts, but its package.json "exports" hides it from NodeNext resolution; ElementsApiProps types what is used here.
 import { API as UntypedApi } from '@stoplight/elements';
 import { computeTheme, useThemeStore } from '@stoplight/mosaic';
-import { startTransition, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { EVENTS, type ColorMode } from '../../shared.ts';
+import { startTransition, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared.ts';
 import { mountReact } from '../island-root.tsx';
 import '../../styles/api-reference.css';
 
@@ -21,7 +19,7 @@ import '../../styles/api-reference.css';
 interface ElementsApiProps {
   apiDescriptionDocument: object;
   apiDescriptionUrl: string;
-  router: 'hash';
+  router: 'memory';
   layout: 'responsive';
   hideExport: boolean;
   tryItCredentialsPolicy: 'omit';
@@ -33,6 +31,13 @@ export interface ApiReferenceIslandProps {
   specUrl: string;
   /** Server try-it sends requests to: the sandbox. */
   tryItServer: string;
+}
+
+/** What the console shows: '/' (the overview) or an Elements route such as '/operations/createPayment'. */
+function routeInAddress(): string | undefined {
+  if (!location.hash.startsWith(API_CONSOLE_HASH)) return undefined;
+  const route = decodeURIComponent(location.hash.slice(API_CONSOLE_HASH.length));
+  return route.startsWith('/') ? route : '/';
 }
 
 /**
@@ -53,7 +58,7 @@ const THEMES: Record<ColorMode, { colors: { primary: string; background?: string
   dark: { colors: { primary: '#6aa6ff', background: '#1b1b1d' } },
 };
 /** Hooks in the server markup of templates/layouts/ApiReference.tsx. */
-const SUMMARY = '[data-api-summary]';
+const SAMPLES = '[data-api-samples]';
 const CLEAR_CREDENTIALS = '[data-clear-credentials]';
 const CREDENTIALS_STATUS = '[data-credentials-status]';
 const SCOPE = '[data-island="api-reference"]';
@@ -61,37 +66,119 @@ const SCOPE = '[data-island="api-reference"]';
 export function mount(element: HTMLElement, rawProps: unknown): () => void {
   const props = readProps(rawProps);
   const page = element.closest('main') ?? document;
-  const summary = page.querySelector<HTMLElement>(SUMMARY);
+  const samples = samplesOfPage(page);
   const stopTheme = followColorMode();
   const credentials = credentialsControl(page);
-  const stopRepair = repairAccessibility(element);
-  let releaseScroll = () => {};
 
-  const unmountReact = mountReact(
-    element,
-    <ApiReferenceApp
-      props={props}
-      generation={credentials}
-      onReady={(routed) => {
-        if (summary) setSummaryShown(summary, false);
-        // The reader followed a link to an operation, or was reading the summary: bring them to it.
-        if (routed) element.scrollIntoView({ block: 'start' });
-        releaseScroll = holdScroll(window.scrollY, 1000);
-      }}
-      onGone={() => {
-        if (summary) setSummaryShown(summary, true);
-      }}
-    />,
-    { hydrate: false },
-  );
+  const dialog = document.createElement('dialog');
+  dialog.className = 'api-console';
+  dialog.setAttribute('aria-labelledby', 'api-console-title');
+  const bar = document.createElement('div');
+  bar.className = 'api-console__bar';
+  const title = document.createElement('h2');
+  title.id = 'api-console-title';
+  title.className = 'api-console__title';
+  title.textContent = 'Interactive console';
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'button button--secondary button--sm api-console__close';
+  close.textContent = 'Close';
+  const body = document.createElement('div');
+  body.className = 'api-console__body';
+  bar.append(title, close);
+  dialog.append(bar, body);
+  element.append(dialog);
+  const stopRepair = repairAccessibility(body);
+
+  // Where the reader was, given back exactly when the console closes.
+  let reading = { x: window.scrollX, y: window.scrollY };
+  let route = routeInAddress() ?? '/';
+  const unmountReact = mountReact(body, <ConsoleApp props={props} samples={samples} generation={credentials} route={() => route} />, { hydrate: false });
+
+  const open = () => {
+    const next = routeInAddress();
+    if (next === undefined) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    if (next !== route) {
+      route = next;
+      credentials.restart();
+    }
+    if (!dialog.open) {
+      dialog.showModal();
+      close.focus();
+    }
+  };
+  const onClose = () => {
+    // Leaving the console drops its fragment without a new history entry or a scroll.
+    if (routeInAddress() !== undefined) history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+    window.scrollTo(reading.x, reading.y);
+  };
+  const onHash = () => {
+    if (!dialog.open) reading = { x: window.scrollX, y: window.scrollY };
+    open();
+  };
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', onClose);
+  window.addEventListener('hashchange', onHash);
+  open();
+
   return () => {
-    releaseScroll();
+    window.removeEventListener('hashchange', onHash);
+    dialog.removeEventListener('close', onClose);
+    if (dialog.open) dialog.close();
     unmountReact();
+    dialog.remove();
     credentials.dispose();
     stopRepair();
     stopTheme();
-    if (summary) setSummaryShown(summary, true);
   };
+}
+
+/** The request samples of the server-rendered reference, by operationId, to show the same ones in Elements. */
+type CodeSample = { lang: string; lib?: string; label: string; source: string };
+
+/**
+ * Languages for which Elements 9 lists no libraries (its requestSampleConfigs): a sample
+ * for them replaces the language's own and must not name a library, or Elements adds a
+ * mislabelled one. For the others, `lib` picks the library whose sample it replaces.
+ */
+const ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES = new Set(['go', 'kotlin', 'ruby', 'c', 'objc', 'ocaml', 'clojure', 'swift']);
+
+function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
+  const out = new Map<string, CodeSample[]>();
+  for (const box of page.querySelectorAll<HTMLElement>(SAMPLES)) {
+    const operationId = box.closest('article')?.querySelector<HTMLElement>('[data-api-try]')?.dataset.apiTry;
+    if (!operationId) continue;
+    const tabs = [...box.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const panels = [...box.querySelectorAll<HTMLElement>('[role="tabpanel"]')];
+    out.set(
+      operationId,
+      panels.flatMap((panel, i) => {
+        const sample = panel.querySelector<HTMLElement>('[data-sample-target]');
+        const code = sample?.querySelector('pre code');
+        const lang = sample?.dataset.sampleTarget;
+        if (!code || !lang) return [];
+        const lines = [...code.querySelectorAll('.line')].map((line) => line.textContent ?? '');
+        const lib = ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES.has(lang) ? undefined : sample.dataset.sampleClient;
+        return [{ lang, ...(lib ? { lib } : {}), label: tabs[i]?.textContent ?? lang, source: lines.length ? lines.join('\n') : (code.textContent ?? '') }];
+      }),
+    );
+  }
+  return out;
+}
+
+/** Gives every operation of the document the samples the page shows, as Elements' x-codeSamples. */
+function addCodeSamples(document: Record<string, unknown>, samples: Map<string, CodeSample[]>): void {
+  for (const item of Object.values((document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>)) {
+    if (!item || typeof item !== 'object') continue;
+    for (const operation of Object.values(item)) {
+      if (!operation || typeof operation !== 'object' || Array.isArray(operation)) continue;
+      const own = samples.get(String((operation as Record<string, unknown>).operationId));
+      if (own?.length) (operation as Record<string, unknown>)['x-codeSamples'] = own;
+    }
+  }
 }
 
 /** What Elements 9's own markup lacks for assistive technology, keyed by its stable `data-test` hooks. */
@@ -128,48 +215,6 @@ function repairAccessibility(root: HTMLElement): () => void {
   return () => observer.disconnect();
 }
 
-/**
- * Keeps the page at `y` while Elements finishes starting: its sidebar scrolls the
- * current item into view from timers, which also scrolls the page. Any input from the
- * reader ends the hold at once.
- */
-function holdScroll(y: number, ms: number): () => void {
-  const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
-  const restore = () => {
-    if (Math.abs(window.scrollY - y) > 1) window.scrollTo(window.scrollX, y);
-  };
-  const release = () => {
-    window.clearTimeout(timer);
-    window.removeEventListener('scroll', restore);
-    for (const type of inputs) window.removeEventListener(type, release, true);
-  };
-  const timer = window.setTimeout(release, ms);
-  window.addEventListener('scroll', restore, { passive: true });
-  for (const type of inputs) window.addEventListener(type, release, { capture: true, passive: true });
-  return release;
-}
-
-/**
- * The summary's operations carry the ids Elements' routes use (`/operations/{id}`), so
- * deep links work without JavaScript. Once Elements shows them, those ids must go:
- * Elements scrolls to any element whose id equals the route, which would be the hidden
- * summary. They are kept in a data attribute and put back if Elements goes away.
- */
-function setSummaryShown(summary: HTMLElement, shown: boolean): void {
-  summary.hidden = !shown;
-  if (shown) {
-    for (const op of summary.querySelectorAll<HTMLElement>('[data-route-id]')) {
-      op.id = op.dataset.routeId ?? '';
-      delete op.dataset.routeId;
-    }
-  } else {
-    for (const op of summary.querySelectorAll<HTMLElement>('[id^="/"]')) {
-      op.dataset.routeId = op.id;
-      op.removeAttribute('id');
-    }
-  }
-}
-
 function readProps(raw: unknown): ApiReferenceIslandProps {
   const value = (raw ?? {}) as Partial<Record<keyof ApiReferenceIslandProps, unknown>>;
   if (typeof value.specUrl !== 'string' || value.specUrl === '') {
@@ -181,21 +226,20 @@ function readProps(raw: unknown): ApiReferenceIslandProps {
   };
 }
 
-type LoadState = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'loaded'; document: Record<string, unknown>; routed: boolean };
+type LoadState = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'loaded'; document: Record<string, unknown> };
 
-function ApiReferenceApp({
+function ConsoleApp({
   props,
+  samples,
   generation,
-  onReady,
-  onGone,
+  route,
 }: {
   props: ApiReferenceIslandProps;
+  samples: Map<string, CodeSample[]>;
   generation: CredentialsControl;
-  onReady: (routed: boolean) => void;
-  onGone: () => void;
+  route: () => string;
 }) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [ready, setReady] = useState(false);
   const remounts = useSyncExternalStore(generation.subscribe, generation.current);
   const host = useRef<HTMLDivElement>(null);
 
@@ -208,91 +252,39 @@ function ApiReferenceApp({
       })
       .then((document) => {
         preferServer(document, props.tryItServer);
-        const routed = routeToReadingPosition();
+        addCodeSamples(document, samples);
         // Elements' first render is large; as a transition it yields to input every few milliseconds.
-        startTransition(() => setState({ status: 'loaded', document, routed }));
+        startTransition(() => setState({ status: 'loaded', document }));
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
       });
     return () => controller.abort();
-  }, [props.specUrl, props.tryItServer]);
-
-  useEffect(() => onGone, [onGone]);
-  // After the commit that put Elements in the flow, so the page has its final height.
-  const routed = state.status === 'loaded' && state.routed;
-  useLayoutEffect(() => {
-    if (ready) onReady(routed);
-  }, [ready, routed, onReady]);
+  }, [props.specUrl, props.tryItServer, samples]);
 
   if (state.status === 'failed') {
     return (
       <p className="api-elements__failed" role="status">
-        The interactive reference could not load ({state.message}). The summary below lists every operation.
+        The interactive console could not load ({state.message}). The reference on the page lists every operation.
       </p>
     );
   }
+  const at = route();
   return (
-    <div ref={host} className="api-elements" data-state={ready ? 'ready' : 'loading'}>
+    <div ref={host} className="api-elements" data-state={state.status === 'loaded' ? 'ready' : 'loading'}>
       {state.status === 'loaded' ? (
-        <>
-          <API
-            key={remounts}
-            apiDescriptionDocument={state.document}
-            apiDescriptionUrl={props.specUrl}
-            router="hash"
-            layout="responsive"
-            hideExport
-            tryItCredentialsPolicy="omit"
-          />
-          {ready ? null : (
-            <Rendered
-              onRendered={() => {
-                if (!host.current?.querySelector('.sl-elements-api')) {
-                  setState({ status: 'failed', message: 'Elements could not read the OpenAPI document' });
-                  return;
-                }
-                setReady(true);
-              }}
-            />
-          )}
-        </>
-      ) : null}
+        // A new route or cleared credentials start Elements afresh at that route.
+        <MemoryRouter key={`${remounts}:${at}`} initialEntries={[at]}>
+          <API apiDescriptionDocument={state.document} apiDescriptionUrl={props.specUrl} router="memory" layout="responsive" hideExport tryItCredentialsPolicy="omit" />
+        </MemoryRouter>
+      ) : (
+        <p className="api-elements__loading" role="status">
+          Loading the interactive console…
+        </p>
+      )}
     </div>
   );
-}
-
-/**
- * Calls back once the tree before it is in the DOM and has settled: Elements' sidebar
- * centres its active item from a timer that its own effects, which run before this
- * one, have started. While that runs Elements is still position: fixed (see the
- * stylesheet), so the browser does not scroll the page for it.
- */
-function Rendered({ onRendered }: { onRendered: () => void }) {
-  const callback = useRef(onRendered);
-  callback.current = onRendered;
-  useEffect(() => {
-    const timer = window.setTimeout(() => callback.current(), 0);
-    return () => window.clearTimeout(timer);
-  }, []);
-  return null;
-}
-
-/**
- * Opens in Elements the operation the reader was looking at: the one in the address
- * (a deep link, kept as is) or, when they had scrolled into the summary, the topmost
- * one on screen. Returns whether Elements will open a route rather than the overview.
- */
-function routeToReadingPosition(): boolean {
-  if (/^#\/(?:operations|webhooks|schemas)\//.test(window.location.hash)) return true;
-  const summary = document.querySelector<HTMLElement>(SUMMARY);
-  if (!summary || summary.getBoundingClientRect().top >= 0) return false;
-  const navbar = document.querySelector('.navbar')?.getBoundingClientRect().bottom ?? 0;
-  const onScreen = [...summary.querySelectorAll<HTMLElement>('[id^="/operations/"], [id^="/webhooks/"]')].find((op) => op.getBoundingClientRect().bottom > navbar);
-  if (!onScreen) return false;
-  history.replaceState(history.state, '', `#${onScreen.id}`);
-  return true;
 }
 
 /**
@@ -371,6 +363,8 @@ function scopeThemeCss(css: string): string {
 interface CredentialsControl {
   subscribe: (listener: () => void) => () => void;
   current: () => number;
+  /** Starts Elements afresh (a new route, or cleared credentials). */
+  restart: () => void;
   dispose: () => void;
 }
 
@@ -384,6 +378,10 @@ function credentialsControl(page: ParentNode): CredentialsControl {
   const status = page.querySelector<HTMLElement>(CREDENTIALS_STATUS);
   const listeners = new Set<() => void>();
   let generation = 0;
+  const restart = () => {
+    generation++;
+    for (const listener of listeners) listener();
+  };
   const onClick = () => {
     let cleared = true;
     try {
@@ -392,8 +390,7 @@ function credentialsControl(page: ParentNode): CredentialsControl {
       cleared = false;
       console.warn('docsgen: the saved try-it credentials could not be removed because browser storage is unavailable.', error);
     }
-    generation++;
-    for (const listener of listeners) listener();
+    restart();
     if (status) status.textContent = cleared ? 'Saved credentials cleared.' : 'Browser storage is unavailable, so nothing was saved.';
   };
   if (button) {
@@ -406,6 +403,7 @@ function credentialsControl(page: ParentNode): CredentialsControl {
       return () => listeners.delete(listener);
     },
     current: () => generation,
+    restart,
     dispose() {
       button?.removeEventListener('click', onClick);
       if (button) button.hidden = true;
