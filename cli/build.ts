@@ -14,6 +14,8 @@ import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type O
 import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
+import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
+import { markdownTwins } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
@@ -42,6 +44,7 @@ interface LastRender {
   apis: readonly LoadedApiDocument[];
   /** Source text by file, for docs and pages. */
   sources: Map<string, string>;
+  lastUpdated?: LastUpdated;
   pages: RenderedPage[];
 }
 
@@ -115,6 +118,7 @@ export async function buildSite(
   const { task } = logger;
 
   const collected = await task('collect', () => collect(config));
+  const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
   const apis = await task('openapi', () => loadApis(config, session));
   const compiled = await task('compile', () => compile(collected, config, session.compile));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle }));
@@ -132,12 +136,14 @@ export async function buildSite(
           islands: client.islands,
           feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
         },
+        lastUpdated: updated,
       },
       config,
       session,
     ),
   );
-  const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
+  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis }, config));
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins];
   const memoryCheck = await task('check-links', () =>
     checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
   );
@@ -224,14 +230,14 @@ async function renderPages(input: RenderInput, config: SiteConfig, session: Buil
   const last = session.lastRender;
   let pages: RenderedPage[];
   if (last && last.key === key && last.config === config && last.stage === stage && last.apis === input.apis) {
-    const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text).map(([file]) => file));
+    const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text || last.lastUpdated?.get(file) !== input.lastUpdated?.get(file)).map(([file]) => file));
     const routes = new Set(last.pages.filter((p) => p.sourceFile !== undefined && changed.has(p.sourceFile)).map((p) => p.route));
     const fresh = new Map(routes.size > 0 ? (await stage(input, config, { routes })).map((p) => [p.route, p]) : []);
     pages = last.pages.map((p) => fresh.get(p.route) ?? p);
   } else {
     pages = await stage(input, config);
   }
-  session.lastRender = { key, config, stage, apis: input.apis, sources, pages };
+  session.lastRender = { key, config, stage, apis: input.apis, sources, pages, lastUpdated: input.lastUpdated };
   return pages;
 }
 

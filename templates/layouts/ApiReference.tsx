@@ -1,6 +1,7 @@
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type { ReactNode } from 'react';
+import { CopyPage } from '../components/CopyPage.tsx';
 import { DATA } from '../shared.ts';
 
 export interface ApiParameterView {
@@ -57,6 +58,7 @@ export function ApiReference(props: ApiReferenceProps) {
     <main id="main-content" className="api-page" tabIndex={-1}>
       <div className="api-page__header container">
         <h1>{props.title}</h1>
+        <CopyPage />
         <Markdown className="api-page__description" text={props.description} lang={props.contentLanguage} />
         <ul className="api-page__downloads">
           {props.downloads.map((d) => (

@@ -1,0 +1,167 @@
+/**
+ * The Markdown twin of every page (`/docs/x` -> `/docs/x.md`, `/` -> `/index.md`), made
+ * from the compiled documents' trees and the API documents, never from rendered HTML;
+ * and llms.txt / llms-full.txt, which list and join them in sidebar order.
+ */
+import type { PhrasingContent, RootContent } from 'mdast';
+import type { SiteConfig } from '../config.ts';
+import type { Collected, ResolvedSidebarItem } from '../stages/collect.ts';
+import type { CompiledPost, CompiledSite } from '../stages/compile.ts';
+import type { LoadedApiDocument } from '../stages/openapi.ts';
+import type { PageKind } from '../stages/render.ts';
+import type { OutputAsset } from '../stages/bundle.ts';
+import { markdownPath } from '../../templates/shared.ts';
+import { apiTwin, type RequestSample } from './api-twin.ts';
+import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
+import { mdxToMdast } from './mdx-to-mdast.ts';
+import { bulletList, link, twinDocument } from './write-markdown.ts';
+
+export interface TwinsInput {
+  collected: Collected;
+  compiled: CompiledSite;
+  apis: readonly LoadedApiDocument[];
+  /** Request samples of an API operation, by API id and operation id, when the site has them. */
+  samplesFor?: (apiId: string, operationId: string) => readonly RequestSample[];
+}
+
+/** Files an API reference page offers for download, root-absolute. */
+export function apiDownloads(id: string): { label: string; href: string }[] {
+  return [
+    { label: 'OpenAPI (YAML)', href: `/openapi/${id}.yaml` },
+    { label: 'OpenAPI (JSON)', href: `/openapi/${id}.json` },
+    { label: 'Postman collection', href: `/openapi/${id}.postman_collection.json` },
+    { label: 'Postman environment (sandbox)', href: `/openapi/${id}.postman_environment.json` },
+  ];
+}
+
+/** Pages that have a Markdown twin: the blog's archive and tag pages only repeat other pages' lists. */
+export function hasMarkdownTwin(kind: PageKind): boolean {
+  return kind === 'doc' || kind === 'docs-root' || kind === 'post' || kind === 'blog-list' || kind === 'page' || kind === 'api';
+}
+
+interface Twin {
+  route: string;
+  title: string;
+  description: string;
+  text: string;
+}
+
+export function markdownTwins(input: TwinsInput, config: SiteConfig): OutputAsset[] {
+  const siteUrl = config.url.replace(/\/+$/, '');
+  const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
+
+  const docs = new Map<string, Twin>();
+  for (const { doc, compiled } of input.compiled.docs.values()) {
+    const { title, description } = doc.frontMatter;
+    docs.set(doc.id, { route: doc.route, title, description, text: twinDocument(title, description, body(compiled.markdown, doc.route)) });
+  }
+
+  const posts: Twin[] = input.compiled.posts.map(({ post, full }) => {
+    const { title, description } = post.frontMatter;
+    const byline: RootContent = {
+      type: 'paragraph',
+      children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
+    };
+    return { route: post.route, title, description, text: twinDocument(title, description, [byline, ...body(full.markdown, post.route)]) };
+  });
+
+  const pages: Twin[] = input.compiled.pages.map((entry) => {
+    const { title, description } = entry.meta;
+    const route = entry.page.route;
+    if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown, route)) };
+    // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
+    const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
+    const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);
+    const unique = [...new Map(links.map((item) => [item.to ?? item.href, item])).values()];
+    const contents = bulletList(unique.map((item) => [link(item.to ? `${siteUrl}${item.to}` : item.href!, item.label)]));
+    return { route, title, description, text: twinDocument(title, description, [...lead, contents]) };
+  });
+
+  const apis: Twin[] = [];
+  for (const api of input.apis) {
+    const ref = config.apiReferences.find((r) => r.id === api.id);
+    if (!ref) continue;
+    const samplesFor = input.samplesFor ? (operationId: string) => input.samplesFor!(api.id, operationId) : undefined;
+    const page = { route: ref.route, title: ref.title, description: ref.description };
+    apis.push({ ...page, text: apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor }) });
+  }
+
+  const blogLists = blogListTwins(input.compiled.posts, config, siteUrl);
+
+  const ordered = sidebarSections(input.collected, docs);
+  const files: OutputAsset[] = [];
+  const encoder = new TextEncoder();
+  const add = (route: string, text: string) => files.push({ path: markdownPath(route).slice(1), contents: encoder.encode(text) });
+  for (const twin of [...docs.values(), ...posts, ...pages, ...apis, ...blogLists]) add(twin.route, twin.text);
+
+  const line = (twin: Twin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
+  const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));
+  const apiLinks = [
+    ...apis.map(line),
+    ...input.apis.flatMap((api) =>
+      apiDownloads(api.id)
+        .filter((d) => d.href.endsWith('.yaml') || d.href.endsWith('.json'))
+        .filter((d) => !d.href.includes('postman'))
+        .map((d) => ({ title: `${config.apiReferences.find((r) => r.id === api.id)?.title ?? api.title}: ${d.label}`, url: `${siteUrl}${d.href}`, description: api.title })),
+    ),
+  ];
+  if (apiLinks.length > 0) sections.push({ title: 'API reference', links: apiLinks });
+  if (posts.length > 0) sections.push({ title: 'Optional', links: posts.map(line) });
+  const summary = config.summary ?? config.tagline;
+  files.push({ path: 'llms.txt', contents: encoder.encode(llmsTxt({ title: config.title, summary, sections })) });
+  files.push({
+    path: 'llms-full.txt',
+    contents: encoder.encode(llmsFullTxt([...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text))),
+  });
+  return files;
+}
+
+/**
+ * The docs grouped as the sidebars show them: a top-level category is a section, with
+ * every doc under it (nested categories included) in order. Docs at a sidebar's top
+ * level, then docs in no sidebar, end the list in a "Docs" section, each once.
+ */
+function sidebarSections(collected: Collected, docs: Map<string, Twin>): { title: string; docs: Twin[] }[] {
+  const seen = new Set<string>();
+  const sections: { title: string; docs: Twin[] }[] = [];
+  const take = (ids: string[]): Twin[] =>
+    ids.flatMap((id) => {
+      const twin = docs.get(id);
+      if (!twin || seen.has(id)) return [];
+      seen.add(id);
+      return [twin];
+    });
+  const loose: string[] = [];
+  for (const items of Object.values(collected.sidebars)) {
+    for (const item of items) {
+      if (item.type === 'category') sections.push({ title: item.label, docs: take(docIds(item.items)) });
+      else if (item.type === 'doc') loose.push(item.id);
+    }
+  }
+  const rest = [...loose, ...collected.docs.map((d) => d.id)];
+  const others = take(rest);
+  if (others.length > 0) sections.push({ title: 'Docs', docs: others });
+  return sections.filter((s) => s.docs.length > 0);
+}
+
+function docIds(items: readonly ResolvedSidebarItem[]): string[] {
+  return items.flatMap((item) => (item.type === 'doc' ? [item.id] : item.type === 'category' ? docIds(item.items) : []));
+}
+
+/** The blog's list pages, paged as on the site: each post's title, date and description. */
+function blogListTwins(posts: readonly CompiledPost[], config: SiteConfig, siteUrl: string): Twin[] {
+  const base = config.blog.routeBasePath;
+  const perPage = config.blog.postsPerPage;
+  const count = Math.max(1, Math.ceil(posts.length / perPage));
+  const twins: Twin[] = [];
+  for (let page = 1; page <= count; page++) {
+    const route = page === 1 ? base : `${base}/page/${page}`;
+    const items = posts.slice((page - 1) * perPage, page * perPage).map(({ post }) => [
+      link(`${siteUrl}${post.route}`, post.frontMatter.title),
+      { type: 'text', value: ` (${post.date}): ${post.frontMatter.description}` } as PhrasingContent,
+    ]);
+    const { title, description } = config.blog;
+    twins.push({ route, title, description, text: twinDocument(title, description, items.length ? [bulletList(items)] : []) });
+  }
+  return twins;
+}
