@@ -15,7 +15,7 @@ import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
-import { markdownTwins } from './markdown/twins.ts';
+import { markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { render, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, type SearchIndexOptions } from './stages/search-index.ts';
@@ -32,6 +32,8 @@ export interface BuildSession {
   openapi?: { key: string; apis: LoadedApiDocument[] };
   /** Render stage to use instead of the built-in one: watch mode loads templates afresh after they change. */
   render?: typeof render;
+  /** Markdown twins by what they were made from, so a rebuild writes again only the changed ones. */
+  markdown?: TwinCache;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
 }
@@ -142,7 +144,7 @@ export async function buildSite(
       session,
     ),
   );
-  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis }, config));
+  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis }, config, (session.markdown ??= new WeakMap())));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins];
   const memoryCheck = await task('check-links', () =>
     checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),

@@ -46,14 +46,32 @@ interface Twin {
   text: string;
 }
 
-export function markdownTwins(input: TwinsInput, config: SiteConfig): OutputAsset[] {
+/**
+ * Twins already written, by what they were made from (a compiled document's tree, which
+ * the compile cache keeps while its source is unchanged, or a loaded API document), so a
+ * rebuild in watch mode writes again only the twins of what changed. Lives in the build
+ * session; the text is a function of the owner and the key alone, so reuse changes no byte.
+ */
+export type TwinCache = WeakMap<object, { key: string; text: string }>;
+
+function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make: () => string): string {
+  const id = JSON.stringify(key);
+  const known = cache?.get(owner);
+  if (known?.key === id) return known.text;
+  const text = make();
+  cache?.set(owner, { key: id, text });
+  return text;
+}
+
+export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
   const siteUrl = config.url.replace(/\/+$/, '');
   const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
 
   const docs = new Map<string, Twin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
-    docs.set(doc.id, { route: doc.route, title, description, text: twinDocument(title, description, body(compiled.markdown, doc.route)) });
+    const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown, doc.route)));
+    docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
   const posts: Twin[] = input.compiled.posts.map(({ post, full }) => {
@@ -62,7 +80,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig): OutputAsse
       type: 'paragraph',
       children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
     };
-    return { route: post.route, title, description, text: twinDocument(title, description, [byline, ...body(full.markdown, post.route)]) };
+    const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
+    return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown, post.route)])) };
   });
 
   const pages: Twin[] = input.compiled.pages.map((entry) => {
@@ -83,7 +102,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig): OutputAsse
     if (!ref) continue;
     const samplesFor = input.samplesFor ? (operationId: string) => input.samplesFor!(api.id, operationId) : undefined;
     const page = { route: ref.route, title: ref.title, description: ref.description };
-    apis.push({ ...page, text: apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor }) });
+    // Samples are made from the same document, so the document stands for them too.
+    apis.push({ ...page, text: memo(cache, api, [siteUrl, page], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
   }
 
   const blogLists = blogListTwins(input.compiled.posts, config, siteUrl);

@@ -2,14 +2,10 @@
  * "Copy page": fetches the page's Markdown twin and puts it on the clipboard. Loaded by
  * the first click on the button (main.ts), so pages carry none of it.
  */
-import { DATA } from '../shared.ts';
-
 const RESET_MS = 2000;
 
-export async function copyPage(button: HTMLButtonElement): Promise<void> {
-  const nav = button.closest<HTMLElement>(`[${DATA.copyPage}]`);
-  const href = nav?.getAttribute(DATA.copyPage);
-  if (!nav || !href) return;
+/** `nav` holds the button and the status; `href` is the twin's URL (main.ts reads both, so this chunk shares no module with it). */
+export async function copyPage(nav: HTMLElement, button: HTMLButtonElement, href: string): Promise<void> {
   const text = fetch(href).then((response) => {
     if (!response.ok) throw new Error(`${href} answered ${response.status}`);
     return response.text();
