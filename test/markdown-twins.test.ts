@@ -61,18 +61,22 @@ describe('Markdown twins (real site)', () => {
     }
   });
 
-  it('links a twin from every doc, post, blog list, home and API reference page', async () => {
+  it('links a twin from every page but the 404, and writes one for every route', async () => {
     const collected = await collect(config);
     const expected = [
       '/index.md',
       ...collected.docs.map((d) => `${d.route}.md`),
       ...collected.posts.map((p) => `${p.route}.md`),
-      `${config.blog.routeBasePath}.md`,
+      ...['', '/archive', '/tags', ...collected.tags.map((t) => t.route.slice(config.blog.routeBasePath.length))].map((r) => `${config.blog.routeBasePath}${r}.md`),
       ...config.apiReferences.map((r) => `${r.route}.md`),
     ];
     for (const href of expected) assert.ok(twins.has(href), `no page links ${href} as its Markdown twin`);
-    for (const html of ['404.html', 'blog/archive.html']) {
-      assert.doesNotMatch(await readFile(path.join(dist, html), 'utf8'), /type="text\/markdown"/, `${html} has no twin and must not link one`);
+    for (const file of await htmlFiles(dist)) {
+      const html = await readFile(path.join(dist, file), 'utf8');
+      if (file === '404.html') assert.doesNotMatch(html, /type="text\/markdown"/, 'the 404 page has no twin');
+      else assert.match(html, /<link rel="alternate" type="text\/markdown"/, `${file} names no twin`);
+      const route = file === 'index.html' ? '/' : `/${file.replace(/\.html$/, '')}`;
+      if (file !== '404.html') assert.ok(existsSync(path.join(dist, `${route === '/' ? 'index' : route.slice(1)}.md`)), `${route} has no ${route}.md`);
     }
   });
 

@@ -3,10 +3,10 @@
  * from the compiled documents' trees and the API documents, never from rendered HTML;
  * and llms.txt / llms-full.txt, which list and join them in sidebar order.
  */
-import type { PhrasingContent, RootContent } from 'mdast';
+import type { RootContent } from 'mdast';
 import type { SiteConfig } from '../config.ts';
 import type { Collected, ResolvedSidebarItem } from '../stages/collect.ts';
-import type { CompiledPost, CompiledSite } from '../stages/compile.ts';
+import type { CompiledSite } from '../stages/compile.ts';
 import type { LoadedApiDocument } from '../stages/openapi.ts';
 import type { PageKind } from '../stages/render.ts';
 import type { OutputAsset } from '../stages/bundle.ts';
@@ -14,7 +14,8 @@ import { markdownPath } from '../../templates/shared.ts';
 import { apiTwin, type RequestSample } from './api-twin.ts';
 import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
 import { mdxToMdast } from './mdx-to-mdast.ts';
-import { bulletList, link, twinDocument } from './write-markdown.ts';
+import { blogTwins } from './blog-twins.ts';
+import { bulletList, link, twinDocument, type MarkdownTwin } from './write-markdown.ts';
 
 export interface TwinsInput {
   collected: Collected;
@@ -34,17 +35,11 @@ export function apiDownloads(id: string): { label: string; href: string }[] {
   ];
 }
 
-/** Pages that have a Markdown twin: the blog's archive and tag pages only repeat other pages' lists. */
+/** Every page but the 404 has a Markdown twin. */
 export function hasMarkdownTwin(kind: PageKind): boolean {
-  return kind === 'doc' || kind === 'docs-root' || kind === 'post' || kind === 'blog-list' || kind === 'page' || kind === 'api';
+  return kind !== 'not-found';
 }
 
-interface Twin {
-  route: string;
-  title: string;
-  description: string;
-  text: string;
-}
 
 /**
  * Twins already written, by what they were made from (a compiled document's tree, which
@@ -67,14 +62,14 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   const siteUrl = config.url.replace(/\/+$/, '');
   const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
 
-  const docs = new Map<string, Twin>();
+  const docs = new Map<string, MarkdownTwin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
     const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown, doc.route)));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
-  const posts: Twin[] = input.compiled.posts.map(({ post, full }) => {
+  const posts: MarkdownTwin[] = input.compiled.posts.map(({ post, full }) => {
     const { title, description } = post.frontMatter;
     const byline: RootContent = {
       type: 'paragraph',
@@ -84,7 +79,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown, post.route)])) };
   });
 
-  const pages: Twin[] = input.compiled.pages.map((entry) => {
+  const pages: MarkdownTwin[] = input.compiled.pages.map((entry) => {
     const { title, description } = entry.meta;
     const route = entry.page.route;
     if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown, route)) };
@@ -96,7 +91,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     return { route, title, description, text: twinDocument(title, description, [...lead, contents]) };
   });
 
-  const apis: Twin[] = [];
+  const apis: MarkdownTwin[] = [];
   for (const api of input.apis) {
     const ref = config.apiReferences.find((r) => r.id === api.id);
     if (!ref) continue;
@@ -106,15 +101,18 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     apis.push({ ...page, text: memo(cache, api, [siteUrl, page], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
   }
 
-  const blogLists = blogListTwins(input.compiled.posts, config, siteUrl);
+  const blog = blogTwins(input.compiled.posts, input.collected.tags, config, siteUrl);
 
   const ordered = sidebarSections(input.collected, docs);
   const files: OutputAsset[] = [];
   const encoder = new TextEncoder();
   const add = (route: string, text: string) => files.push({ path: markdownPath(route).slice(1), contents: encoder.encode(text) });
-  for (const twin of [...docs.values(), ...posts, ...pages, ...apis, ...blogLists]) add(twin.route, twin.text);
+  for (const twin of [...docs.values(), ...posts, ...pages, ...apis, ...blog]) add(twin.route, twin.text);
+  // The docs root shows the main doc (its canonical page, which its <head> names as the twin).
+  const main = docs.get(config.docs.mainDoc);
+  if (main) add(config.docs.routeBasePath, main.text);
 
-  const line = (twin: Twin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
+  const line = (twin: MarkdownTwin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
   const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));
   const apiLinks = [
     ...apis.map(line),
@@ -141,10 +139,10 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
  * every doc under it (nested categories included) in order. Docs at a sidebar's top
  * level, then docs in no sidebar, end the list in a "Docs" section, each once.
  */
-function sidebarSections(collected: Collected, docs: Map<string, Twin>): { title: string; docs: Twin[] }[] {
+function sidebarSections(collected: Collected, docs: Map<string, MarkdownTwin>): { title: string; docs: MarkdownTwin[] }[] {
   const seen = new Set<string>();
-  const sections: { title: string; docs: Twin[] }[] = [];
-  const take = (ids: string[]): Twin[] =>
+  const sections: { title: string; docs: MarkdownTwin[] }[] = [];
+  const take = (ids: string[]): MarkdownTwin[] =>
     ids.flatMap((id) => {
       const twin = docs.get(id);
       if (!twin || seen.has(id)) return [];
@@ -166,22 +164,4 @@ function sidebarSections(collected: Collected, docs: Map<string, Twin>): { title
 
 function docIds(items: readonly ResolvedSidebarItem[]): string[] {
   return items.flatMap((item) => (item.type === 'doc' ? [item.id] : item.type === 'category' ? docIds(item.items) : []));
-}
-
-/** The blog's list pages, paged as on the site: each post's title, date and description. */
-function blogListTwins(posts: readonly CompiledPost[], config: SiteConfig, siteUrl: string): Twin[] {
-  const base = config.blog.routeBasePath;
-  const perPage = config.blog.postsPerPage;
-  const count = Math.max(1, Math.ceil(posts.length / perPage));
-  const twins: Twin[] = [];
-  for (let page = 1; page <= count; page++) {
-    const route = page === 1 ? base : `${base}/page/${page}`;
-    const items = posts.slice((page - 1) * perPage, page * perPage).map(({ post }) => [
-      link(`${siteUrl}${post.route}`, post.frontMatter.title),
-      { type: 'text', value: ` (${post.date}): ${post.frontMatter.description}` } as PhrasingContent,
-    ]);
-    const { title, description } = config.blog;
-    twins.push({ route, title, description, text: twinDocument(title, description, items.length ? [bulletList(items)] : []) });
-  }
-  return twins;
 }

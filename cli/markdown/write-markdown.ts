@@ -6,6 +6,14 @@ import type { BlockContent, List, ListItem, PhrasingContent, Root, RootContent }
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 
+/** A page's twin: where it is served (its route + .md) and what llms.txt says of it. */
+export interface MarkdownTwin {
+  route: string;
+  title: string;
+  description: string;
+  text: string;
+}
+
 export function writeMarkdown(tree: Root): string {
   return toMarkdown(tree, {
     extensions: [gfmToMarkdown()],
