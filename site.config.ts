@@ -9,6 +9,8 @@ export default defineConfig({
   locale: { code: 'en', label: 'English', direction: 'ltr', calendar: 'gregory' },
   contentLanguage: 'pt-BR',
   copyright: { year: 2025, holder: 'Sorrix' },
+  summary: 'Documentação para desenvolvedores da Sorrix, o pagamento por reconhecimento facial: API de Pagamento, API de Onboarding e SDK Mobile.',
+  editUrl: 'https://github.com/sorrix/developers/edit/main/',
   colorMode: { defaultMode: 'light', disableSwitch: false },
   navbar: {
     title: 'Sorrix',

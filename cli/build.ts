@@ -14,6 +14,8 @@ import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type O
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
+import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
+import { markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { highlightApiExamples } from './openapi/reference-examples.ts';
 import { precompress } from './stages/precompress.ts';
@@ -45,6 +47,8 @@ export interface BuildSession {
   openapi?: { key: string; apis: LoadedApiDocument[] };
   /** Render stage to use instead of the built-in one: watch mode loads templates afresh after they change. */
   render?: typeof render;
+  /** Markdown twins by what they were made from, so a rebuild writes again only the changed ones. */
+  markdown?: TwinCache;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
 }
@@ -57,6 +61,7 @@ interface LastRender {
   apis: readonly LoadedApiDocument[];
   /** Source text by file, for docs and pages. */
   sources: Map<string, string>;
+  lastUpdated?: LastUpdated;
   pages: RenderedPage[];
 }
 
@@ -142,6 +147,7 @@ export async function buildSite(
   const { task } = logger;
 
   const collected = await task('collect', () => collect(config, session.frontMatter));
+  const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
@@ -161,6 +167,7 @@ export async function buildSite(
           islands: client.islands,
           feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
         },
+        lastUpdated: updated,
       },
       config,
       session,
@@ -168,7 +175,8 @@ export async function buildSite(
     ),
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
-  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...securityHeaderFiles(securityHeaders({ pages, apis }))];
+  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis }, config, (session.markdown ??= new WeakMap())));
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }))];
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, ...generated], statics }, config);
@@ -259,14 +267,14 @@ async function renderPages(input: RenderInput, config: SiteConfig, session: Buil
   const last = session.lastRender;
   let pages: RenderedPage[];
   if (last && last.key === key && last.config === config && last.stage === stage && last.apis === input.apis) {
-    const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text).map(([file]) => file));
+    const changed = new Set([...sources].filter(([file, text]) => last.sources.get(file) !== text || last.lastUpdated?.get(file) !== input.lastUpdated?.get(file)).map(([file]) => file));
     const routes = new Set(last.pages.filter((p) => p.sourceFile !== undefined && changed.has(p.sourceFile)).map((p) => p.route));
     const fresh = new Map(routes.size > 0 ? (await stage(input, config, { routes, cache: session.renderCache, progress })).map((p) => [p.route, p]) : []);
     pages = last.pages.map((p) => fresh.get(p.route) ?? p);
   } else {
     pages = await stage(input, config, { cache: session.renderCache, progress });
   }
-  session.lastRender = { key, config, stage, apis: input.apis, sources, pages };
+  session.lastRender = { key, config, stage, apis: input.apis, sources, pages, lastUpdated: input.lastUpdated };
   return pages;
 }
 

@@ -144,6 +144,34 @@ const configSchema = z.strictObject({
    * @example ['.well-known/', '.nojekyll']
    */
   staticDotfiles: z.array(z.string().min(1).regex(/^[^/]/, 'a path relative to the static folder, without a leading /')).default(['.well-known/']),
+   * One sentence saying what the site documents: the summary under the title of llms.txt.
+   * Without it, the tagline.
+   * @example 'Developer documentation of Sorrix: payment and onboarding APIs and the mobile SDK.'
+   */
+  summary: z.string().min(1).optional(),
+  /**
+   * Start of the URL that edits a doc's source file in the repository: the file's path
+   * from the site root (e.g. `content/docs/api/pagamento.mdx`) is appended. Each doc then
+   * shows "Edit this page" under its content; without it, no edit link is shown.
+   * @example 'https://github.com/sorrix/developers/edit/main/'
+   */
+  editUrl: z.url().optional(),
+  /**
+   * Texts of the page tools, in the language of the site chrome. "{date}" in
+   * `lastUpdated` is replaced by the date of the file's last commit, shown in the locale.
+   * @example { editThisPage: 'Editar esta página', lastUpdated: 'Atualizado em {date}', copyPage: 'Copiar página', copied: 'Copiado', viewAsMarkdown: 'Ver como Markdown', pageActions: 'Ações da página', moreActions: 'Mais opções' }
+   */
+  labels: z
+    .strictObject({
+      editThisPage: z.string().min(1).default('Edit this page'),
+      lastUpdated: z.string().includes('{date}').default('Last updated on {date}'),
+      copyPage: z.string().min(1).default('Copy page'),
+      copied: z.string().min(1).default('Copied'),
+      viewAsMarkdown: z.string().min(1).default('View as Markdown'),
+      pageActions: z.string().min(1).default('Page actions'),
+      moreActions: z.string().min(1).default('More options'),
+    })
+    .prefault({}),
   /** Link checking. External links are only fetched with `docsgen build --check-external`. */
   links: z
     .strictObject({

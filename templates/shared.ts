@@ -52,6 +52,8 @@ export const DATA = {
   menuBack: 'data-menu-back',
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',
+  /** On the "Copy page" control: the URL of the page's Markdown twin. */
+  copyPage: 'data-copy-page',
 } as const;
 
 /** Fragment of the API reference's interactive console: `#try/operations/createPayment` opens it at that operation. */
@@ -109,6 +111,20 @@ export type ColorMode = 'light' | 'dark';
 
 export const ADMONITION_TYPES = ['note', 'tip', 'info', 'warning', 'danger'] as const;
 export type AdmonitionType = (typeof ADMONITION_TYPES)[number];
+
+/** Heading of an admonition written without a title, on the page and in its Markdown twin. */
+export const ADMONITION_TITLES: Record<AdmonitionType, string> = {
+  note: 'Note',
+  tip: 'Tip',
+  info: 'Info',
+  warning: 'Warning',
+  danger: 'Danger',
+};
+
+/** URL path of a page's Markdown twin: `/docs/x` -> `/docs/x.md`, `/` -> `/index.md`. */
+export function markdownPath(route: string): string {
+  return route === '/' ? '/index.md' : `${route.replace(/\/+$/, '')}.md`;
+}
 
 export interface TocItem {
   level: number;

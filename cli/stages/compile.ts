@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
 import * as esbuild from 'esbuild';
 import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
+import type { Root as MdastRoot } from 'mdast';
 import type { MDXContent } from 'mdx/types.js';
 import * as runtime from 'react/jsx-runtime';
 import remarkDirective from 'remark-directive';
@@ -29,6 +30,7 @@ import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
+import remarkTwinTree from '../mdx/remark-twin-tree.ts';
 import type { TocItem } from '../../templates/shared.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
@@ -39,6 +41,8 @@ export interface CompiledMdx {
   Content: MDXContent;
   toc: TocItem[];
   links: SourceLink[];
+  /** The document's Markdown tree, for its Markdown twin (cli/markdown/). */
+  markdown: MdastRoot;
 }
 
 export interface CompiledPost {
@@ -124,6 +128,7 @@ export interface DiskEntry {
   code: string;
   toc: TocItem[];
   links: SourceLink[];
+  markdown: MdastRoot;
   /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
   classes: [string, string | Record<string, string>][];
 }
@@ -311,7 +316,7 @@ async function compileUncached(input: { file: string; relFile: string; source: s
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
     context.cache.writes.add(writing);
   }
-  return { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links };
+  return { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links, markdown: entry.markdown };
 }
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
@@ -321,6 +326,7 @@ export async function compileCode(input: { file: string; relFile: string; source
   const highlighter = await getHighlighter(context.cache);
   const toc: TocItem[] = [];
   const links: SourceLink[] = [];
+  let markdown: MdastRoot = { type: 'root', children: [] };
   let code: string;
   try {
     const output = await compileMdxSource(
@@ -336,6 +342,7 @@ export async function compileCode(input: { file: string; relFile: string; source
           remarkAdmonitions,
           remarkThemeImports,
           [remarkLinks, { file: input.file, routeOfFile: context.routeOfFile, links }],
+          [remarkTwinTree, { onTree: (tree: MdastRoot) => (markdown = tree) }],
         ],
         rehypePlugins: [
           [rehypeHeadings, { toc }],
@@ -362,7 +369,7 @@ export async function compileCode(input: { file: string; relFile: string; source
     const style = registry.get(name);
     return style === undefined ? [] : [[name, style]];
   });
-  return { code, toc, links, classes };
+  return { code, toc, links, markdown, classes };
 }
 
 async function evaluate(code: string, input: { file: string; relFile: string }): Promise<MDXContent> {

@@ -627,7 +627,7 @@ export function resolveRef(api: LoadedApiDocument, node: unknown): JsonObject {
   return asObject(deref(api.document, node));
 }
 
-function deref(document: JsonObject, node: unknown, seen = new Set<string>()): unknown {
+export function deref(document: JsonObject, node: unknown, seen = new Set<string>()): unknown {
   if (!isPlainObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;
   if (seen.has(node.$ref)) return undefined;
   seen.add(node.$ref);

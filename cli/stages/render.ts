@@ -20,9 +20,12 @@ import { Page } from '../../templates/layouts/Page.tsx';
 import type { Collected, ResolvedSidebarItem } from './collect.ts';
 import { flattenSidebar } from './collect.ts';
 import type { CompiledMdx, CompiledPost, CompiledSite, SourceLink } from './compile.ts';
+import type { LastUpdated } from './last-updated.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import { pickServer } from '../openapi/example-request.ts';
 import type { ApiExamples } from '../openapi/reference-examples.ts';
+import { hasMarkdownTwin } from '../markdown/twins.ts';
+import { markdownPath } from '../../templates/shared.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
@@ -48,6 +51,8 @@ export interface RenderInput {
   /** Highlighted request samples and examples of the API reference pages. */
   apiExamples?: ApiExamples;
   assets: Omit<PageAssets, 'islands' | 'preload'> & { islands: PageAssets['islands'] };
+  /** When each doc's source last changed, for "Last updated on". */
+  lastUpdated?: LastUpdated;
 }
 
 export const NOT_FOUND_ROUTE = '/404';
@@ -100,6 +105,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       canonical: `${config.url.replace(/\/$/, '')}${canonicalRoute === '/' ? '/' : canonicalRoute}`,
       ogType: entry.ogType,
       noindex: entry.kind === 'not-found',
+      markdown: hasMarkdownTwin(entry.kind) ? markdownPath(canonicalRoute) : undefined,
     };
     const wanted = new Set([...PAGE_ISLANDS, ...(entry.islands ?? [])]);
     const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
@@ -248,6 +254,7 @@ export function siteData(config: SiteConfig): SiteData {
     footer: { links: config.footer.links.map((c) => ({ title: c.title, items: c.items.map((i) => ({ ...i })) })) },
     docs: { routeBasePath: config.docs.routeBasePath, versionLabel: config.docs.version.label, versionName: config.docs.version.name },
     blog: { routeBasePath: config.blog.routeBasePath, title: config.blog.title },
+    labels: { ...config.labels },
   };
 }
 
@@ -302,6 +309,8 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           versionLabel: site.docs.versionLabel,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
+          editUrl: config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
+          lastUpdated: input.lastUpdated?.get(doc.relFile),
           children: mdx(compiled),
         }),
       });

@@ -28,6 +28,13 @@ initAnnouncement();
 initDropdowns();
 initSlideDecks();
 initToc();
+// "Copy page" loads its code on the first click: no page pays for it before.
+document.addEventListener('click', (event) => {
+  const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>(`[${DATA.copyPage}] > button`);
+  const nav = button?.parentElement;
+  const href = nav?.getAttribute(DATA.copyPage);
+  if (button && nav && href) void import('./copy-page.ts').then((m) => m.copyPage(nav, button, href));
+});
 // After the menu and the other click handlers: they run first and may claim a click.
 initRouter();
 mountEagerIslands();

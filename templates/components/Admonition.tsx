@@ -1,13 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AdmonitionType } from '../shared.ts';
-
-const DEFAULT_TITLES: Record<AdmonitionType, string> = {
-  note: 'Note',
-  tip: 'Tip',
-  info: 'Info',
-  warning: 'Warning',
-  danger: 'Danger',
-};
+import { ADMONITION_TITLES, type AdmonitionType } from '../shared.ts';
 
 const ICONS: Record<AdmonitionType, string> = {
   note: 'M6.3 5.69a.942.942 0 0 1-.28-.7c0-.28.09-.52.28-.7.19-.18.42-.28.7-.28.28 0 .52.09.7.28.18.19.28.42.28.7 0 .28-.09.52-.28.7a1 1 0 0 1-.7.3c-.28 0-.52-.11-.7-.3zM8 7.99c-.02-.25-.11-.48-.31-.69-.2-.19-.42-.3-.69-.31H6c-.27.02-.48.13-.69.31-.2.2-.3.44-.31.69h1v3c.02.27.11.5.31.69.2.2.42.31.69.31h1c.27 0 .48-.11.69-.31.2-.19.3-.42.31-.69H8V7.98v.01zM7 2.3c-3.14 0-5.7 2.54-5.7 5.68 0 3.14 2.56 5.7 5.7 5.7s5.7-2.55 5.7-5.7c0-3.15-2.56-5.69-5.7-5.69v.01zM7 .98c3.86 0 7 3.14 7 7s-3.14 7-7 7-7-3.12-7-7 3.14-7 7-7z',
@@ -18,14 +10,14 @@ const ICONS: Record<AdmonitionType, string> = {
 };
 
 export function Admonition({ type = 'note', title, children }: { type?: AdmonitionType; title?: string; children?: ReactNode }) {
-  const kind: AdmonitionType = type in DEFAULT_TITLES ? type : 'note';
+  const kind: AdmonitionType = type in ADMONITION_TITLES ? type : 'note';
   return (
     <div className={`admonition admonition--${kind}`}>
       <p className="admonition__heading">
         <svg className="admonition__icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
           <path fillRule="evenodd" fill="currentColor" d={ICONS[kind]} />
         </svg>
-        {title ?? DEFAULT_TITLES[kind]}
+        {title ?? ADMONITION_TITLES[kind]}
       </p>
       <div className="admonition__content">{children}</div>
     </div>

@@ -40,6 +40,19 @@ export interface SiteData {
   footer: { links: { title: string; items: LinkData[] }[] };
   docs: { routeBasePath: string; versionLabel: string; versionName: string };
   blog: { routeBasePath: string; title: string };
+  /** Texts of the page tools (copy page, edit link, last updated), from the config. */
+  labels: PageToolLabels;
+}
+
+export interface PageToolLabels {
+  editThisPage: string;
+  /** Holds "{date}". */
+  lastUpdated: string;
+  copyPage: string;
+  copied: string;
+  viewAsMarkdown: string;
+  pageActions: string;
+  moreActions: string;
 }
 
 export const SiteContext = createContext<SiteData | null>(null);

@@ -1,5 +1,6 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
 import { API_CONSOLE_HASH, DATA } from '../shared.ts';
+import { CopyPage } from '../components/CopyPage.tsx';
 
 export interface ApiParameterView {
   name: string;
@@ -82,6 +83,7 @@ export function ApiReference(props: ApiReferenceProps) {
     <main id="main-content" className="api-page" tabIndex={-1}>
       <div className="api-page__header container">
         <h1>{props.title}</h1>
+        <CopyPage />
         <Markdown className="api-page__description" text={props.description} lang={props.contentLanguage} />
         <ul className="api-page__downloads">
           <li>

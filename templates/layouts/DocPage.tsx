@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Breadcrumbs, type Crumb } from '../components/Breadcrumbs.tsx';
+import { CopyPage } from '../components/CopyPage.tsx';
+import { EditMeta } from '../components/EditMeta.tsx';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import type { SidebarItemData } from '../components/SiteContext.tsx';
@@ -18,6 +20,10 @@ export interface DocPageProps {
   versionLabel: string;
   tags?: string[];
   contentLanguage?: string;
+  /** Where the doc's source can be edited (config `editUrl` + its path); none, no link. */
+  editUrl?: string;
+  /** ISO date of the source's last change. */
+  lastUpdated?: string;
   children: ReactNode;
 }
 
@@ -36,8 +42,9 @@ export function DocPage(props: DocPageProps) {
             </div>
             {showToc ? <TocCollapsible items={props.toc} /> : null}
             <div className="markdown" lang={props.contentLanguage}>
-              <header>
+              <header className="doc-header">
                 <h1>{props.title}</h1>
+                <CopyPage route={props.route} />
               </header>
               {props.children}
             </div>
@@ -53,6 +60,7 @@ export function DocPage(props: DocPageProps) {
                 </ul>
               </footer>
             ) : null}
+            <EditMeta editUrl={props.editUrl} lastUpdated={props.lastUpdated} />
             <Paginator label="Docs pages" previous={props.previous} next={props.next} />
           </article>
           {showToc ? (

@@ -13,6 +13,8 @@ export interface HeadData {
   canonical: string;
   ogType?: 'website' | 'article';
   noindex?: boolean;
+  /** URL of the page's Markdown twin, when it has one. */
+  markdown?: string;
   /** Extra <link rel=alternate> etc. */
   extra?: ReactNode;
 }
@@ -70,6 +72,7 @@ export function Document({
         <link rel="icon" href={site.favicon} />
         <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} />
         <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} />
+        {head.markdown ? <link rel="alternate" type="text/markdown" href={head.markdown} title={head.title} /> : null}
         {head.extra}
         <script dangerouslySetInnerHTML={{ __html: assets.themeInit }} />
         {assets.styles.map((href) => (

@@ -1,0 +1,33 @@
+/**
+ * llms.txt and llms-full.txt (https://llmstxt.org): the site's title as H1, a one-line
+ * summary as a quote, then H2 sections of `- [name](url): notes` lines; the full file
+ * is the twins themselves, one after the other.
+ */
+import type { RootContent } from 'mdast';
+import { bulletList, link, writeMarkdown } from './write-markdown.ts';
+
+export interface LlmsSection {
+  title: string;
+  links: { title: string; url: string; description: string }[];
+}
+
+export function llmsTxt(input: { title: string; summary: string; sections: readonly LlmsSection[] }): string {
+  const children: RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: input.title }] }];
+  if (input.summary) children.push({ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: input.summary }] }] });
+  for (const section of input.sections) {
+    children.push({ type: 'heading', depth: 2, children: [{ type: 'text', value: section.title }] });
+    children.push(
+      bulletList(
+        section.links.map((l) => [
+          link(l.url, l.title),
+          ...(l.description ? [{ type: 'text' as const, value: `: ${l.description.replace(/\s+/g, ' ').trim()}` }] : []),
+        ]),
+      ),
+    );
+  }
+  return writeMarkdown({ type: 'root', children });
+}
+
+export function llmsFullTxt(twins: readonly string[]): string {
+  return twins.map((t) => t.trimEnd()).join('\n\n') + '\n';
+}

@@ -1,0 +1,167 @@
+/**
+ * The Markdown twin of every page (`/docs/x` -> `/docs/x.md`, `/` -> `/index.md`), made
+ * from the compiled documents' trees and the API documents, never from rendered HTML;
+ * and llms.txt / llms-full.txt, which list and join them in sidebar order.
+ */
+import type { RootContent } from 'mdast';
+import type { SiteConfig } from '../config.ts';
+import type { Collected, ResolvedSidebarItem } from '../stages/collect.ts';
+import type { CompiledSite } from '../stages/compile.ts';
+import type { LoadedApiDocument } from '../stages/openapi.ts';
+import type { PageKind } from '../stages/render.ts';
+import type { OutputAsset } from '../stages/bundle.ts';
+import { markdownPath } from '../../templates/shared.ts';
+import { apiTwin, type RequestSample } from './api-twin.ts';
+import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
+import { mdxToMdast } from './mdx-to-mdast.ts';
+import { blogTwins } from './blog-twins.ts';
+import { bulletList, link, twinDocument, type MarkdownTwin } from './write-markdown.ts';
+
+export interface TwinsInput {
+  collected: Collected;
+  compiled: CompiledSite;
+  apis: readonly LoadedApiDocument[];
+  /** Request samples of an API operation, by API id and operation id, when the site has them. */
+  samplesFor?: (apiId: string, operationId: string) => readonly RequestSample[];
+}
+
+/** Files an API reference page offers for download, root-absolute. */
+export function apiDownloads(id: string): { label: string; href: string }[] {
+  return [
+    { label: 'OpenAPI (YAML)', href: `/openapi/${id}.yaml` },
+    { label: 'OpenAPI (JSON)', href: `/openapi/${id}.json` },
+    { label: 'Postman collection', href: `/openapi/${id}.postman_collection.json` },
+    { label: 'Postman environment (sandbox)', href: `/openapi/${id}.postman_environment.json` },
+  ];
+}
+
+/** Every page but the 404 has a Markdown twin. */
+export function hasMarkdownTwin(kind: PageKind): boolean {
+  return kind !== 'not-found';
+}
+
+
+/**
+ * Twins already written, by what they were made from (a compiled document's tree, which
+ * the compile cache keeps while its source is unchanged, or a loaded API document), so a
+ * rebuild in watch mode writes again only the twins of what changed. Lives in the build
+ * session; the text is a function of the owner and the key alone, so reuse changes no byte.
+ */
+export type TwinCache = WeakMap<object, { key: string; text: string }>;
+
+function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make: () => string): string {
+  const id = JSON.stringify(key);
+  const known = cache?.get(owner);
+  if (known?.key === id) return known.text;
+  const text = make();
+  cache?.set(owner, { key: id, text });
+  return text;
+}
+
+export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
+  const siteUrl = config.url.replace(/\/+$/, '');
+  const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
+
+  const docs = new Map<string, MarkdownTwin>();
+  for (const { doc, compiled } of input.compiled.docs.values()) {
+    const { title, description } = doc.frontMatter;
+    const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown, doc.route)));
+    docs.set(doc.id, { route: doc.route, title, description, text });
+  }
+
+  const posts: MarkdownTwin[] = input.compiled.posts.map(({ post, full }) => {
+    const { title, description } = post.frontMatter;
+    const byline: RootContent = {
+      type: 'paragraph',
+      children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
+    };
+    const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
+    return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown, post.route)])) };
+  });
+
+  const pages: MarkdownTwin[] = input.compiled.pages.map((entry) => {
+    const { title, description } = entry.meta;
+    const route = entry.page.route;
+    if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown, route)) };
+    // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
+    const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
+    const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);
+    const unique = [...new Map(links.map((item) => [item.to ?? item.href, item])).values()];
+    const contents = bulletList(unique.map((item) => [link(item.to ? `${siteUrl}${item.to}` : item.href!, item.label)]));
+    return { route, title, description, text: twinDocument(title, description, [...lead, contents]) };
+  });
+
+  const apis: MarkdownTwin[] = [];
+  for (const api of input.apis) {
+    const ref = config.apiReferences.find((r) => r.id === api.id);
+    if (!ref) continue;
+    const samplesFor = input.samplesFor ? (operationId: string) => input.samplesFor!(api.id, operationId) : undefined;
+    const page = { route: ref.route, title: ref.title, description: ref.description };
+    // Samples are made from the same document, so the document stands for them too.
+    apis.push({ ...page, text: memo(cache, api, [siteUrl, page], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
+  }
+
+  const blog = blogTwins(input.compiled.posts, input.collected.tags, config, siteUrl);
+
+  const ordered = sidebarSections(input.collected, docs);
+  const files: OutputAsset[] = [];
+  const encoder = new TextEncoder();
+  const add = (route: string, text: string) => files.push({ path: markdownPath(route).slice(1), contents: encoder.encode(text) });
+  for (const twin of [...docs.values(), ...posts, ...pages, ...apis, ...blog]) add(twin.route, twin.text);
+  // The docs root shows the main doc (its canonical page, which its <head> names as the twin).
+  const main = docs.get(config.docs.mainDoc);
+  if (main) add(config.docs.routeBasePath, main.text);
+
+  const line = (twin: MarkdownTwin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
+  const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));
+  const apiLinks = [
+    ...apis.map(line),
+    ...input.apis.flatMap((api) =>
+      apiDownloads(api.id)
+        .filter((d) => d.href.endsWith('.yaml') || d.href.endsWith('.json'))
+        .filter((d) => !d.href.includes('postman'))
+        .map((d) => ({ title: `${config.apiReferences.find((r) => r.id === api.id)?.title ?? api.title}: ${d.label}`, url: `${siteUrl}${d.href}`, description: api.title })),
+    ),
+  ];
+  if (apiLinks.length > 0) sections.push({ title: 'API reference', links: apiLinks });
+  if (posts.length > 0) sections.push({ title: 'Optional', links: posts.map(line) });
+  const summary = config.summary ?? config.tagline;
+  files.push({ path: 'llms.txt', contents: encoder.encode(llmsTxt({ title: config.title, summary, sections })) });
+  files.push({
+    path: 'llms-full.txt',
+    contents: encoder.encode(llmsFullTxt([...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text))),
+  });
+  return files;
+}
+
+/**
+ * The docs grouped as the sidebars show them: a top-level category is a section, with
+ * every doc under it (nested categories included) in order. Docs at a sidebar's top
+ * level, then docs in no sidebar, end the list in a "Docs" section, each once.
+ */
+function sidebarSections(collected: Collected, docs: Map<string, MarkdownTwin>): { title: string; docs: MarkdownTwin[] }[] {
+  const seen = new Set<string>();
+  const sections: { title: string; docs: MarkdownTwin[] }[] = [];
+  const take = (ids: string[]): MarkdownTwin[] =>
+    ids.flatMap((id) => {
+      const twin = docs.get(id);
+      if (!twin || seen.has(id)) return [];
+      seen.add(id);
+      return [twin];
+    });
+  const loose: string[] = [];
+  for (const items of Object.values(collected.sidebars)) {
+    for (const item of items) {
+      if (item.type === 'category') sections.push({ title: item.label, docs: take(docIds(item.items)) });
+      else if (item.type === 'doc') loose.push(item.id);
+    }
+  }
+  const rest = [...loose, ...collected.docs.map((d) => d.id)];
+  const others = take(rest);
+  if (others.length > 0) sections.push({ title: 'Docs', docs: others });
+  return sections.filter((s) => s.docs.length > 0);
+}
+
+function docIds(items: readonly ResolvedSidebarItem[]): string[] {
+  return items.flatMap((item) => (item.type === 'doc' ? [item.id] : item.type === 'category' ? docIds(item.items) : []));
+}

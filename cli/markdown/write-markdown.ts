@@ -1,0 +1,50 @@
+/**
+ * Markdown trees -> text, one style for every twin: "-" bullets, fenced code, GFM tables
+ * and footnotes. And the frame every twin shares: the title as H1, the description under it.
+ */
+import type { BlockContent, List, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown } from 'mdast-util-to-markdown';
+
+/** A page's twin: where it is served (its route + .md) and what llms.txt says of it. */
+export interface MarkdownTwin {
+  route: string;
+  title: string;
+  description: string;
+  text: string;
+}
+
+export function writeMarkdown(tree: Root): string {
+  return toMarkdown(tree, {
+    extensions: [gfmToMarkdown()],
+    bullet: '-',
+    emphasis: '_',
+    strong: '*',
+    fence: '`',
+    fences: true,
+    listItemIndent: 'one',
+    rule: '-',
+    resourceLink: true,
+  });
+}
+
+/** A twin: `# title`, the description as a quote, then the body. */
+export function twinDocument(title: string, description: string, body: readonly RootContent[]): string {
+  const lead: RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: title }] }];
+  if (description) lead.push({ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: description }] }] as BlockContent[] });
+  return writeMarkdown({ type: 'root', children: [...lead, ...body] });
+}
+
+export function link(url: string, label: string): PhrasingContent {
+  return { type: 'link', url, children: [{ type: 'text', value: label }] };
+}
+
+/** A tight "-" list, one paragraph per item. */
+export function bulletList(items: readonly PhrasingContent[][]): List {
+  return {
+    type: 'list',
+    ordered: false,
+    spread: false,
+    children: items.map((children): ListItem => ({ type: 'listItem', spread: false, children: [{ type: 'paragraph', children }] })),
+  };
+}
