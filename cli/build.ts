@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createLogger, type Logger, type StageTiming } from './log.ts';
+import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
 import { checkLinks } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
@@ -119,6 +120,8 @@ export async function buildSite(
   const compiled = await task('compile', () => compile(collected, config, session.compile));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
+  const sidebars = sidebarData(collected.sidebars);
+  const sidebarsJson = hashedAsset('sidebars', 'json', sidebars.json);
   const pages = await task('render', () =>
     renderPages(
       {
@@ -132,6 +135,7 @@ export async function buildSite(
           islands: client.islands,
           feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
         },
+        sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },
       },
       config,
       session,
@@ -139,9 +143,9 @@ export async function buildSite(
   );
   const generated = generatedFiles({ apis, posts: compiled.posts, pages }, config);
   const memoryCheck = await task('check-links', () =>
-    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss], generated) }, config),
+    checkLinks({ pages, files: outputFileSet(config, [...client.files, codeCss, sidebarsJson], generated) }, config),
   );
-  const site: SiteOutput = { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
+  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, indexOptions)).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', () => searchIndex()))] };

@@ -96,7 +96,7 @@ describe('serve --watch in the browser', () => {
   it('swaps an edit into the open page where the reader is: no page load, no request, same scroll, sidebar as left', async () => {
     const { page, errors } = await openMarked('/docs/introducao', 'before the edit');
     // The reader closed a sidebar category: a page load would open it again.
-    const guia = page.locator('.doc-sidebar button.menu__caret', { hasText: 'Guia' });
+    const guia = page.locator('.doc-sidebar .menu__caret', { hasText: 'Guia' });
     await guia.click({ timeout: WAIT_MS });
     await waitFor('the category to close', async () => (await guia.getAttribute('aria-expanded')) === 'false');
     await page.evaluate(() => window.scrollTo(0, 1500));
