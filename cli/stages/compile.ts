@@ -24,6 +24,7 @@ import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
 import rehypeHighlight from '../mdx/rehype-highlight.ts';
+import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
@@ -330,6 +331,7 @@ export async function compileCode(input: { file: string; relFile: string; source
         rehypePlugins: [
           [rehypeHeadings, { toc }],
           rehypeCodeBlocks,
+          rehypeTableScroll,
           [
             rehypeHighlight,
             {

@@ -5,12 +5,9 @@
  * without JavaScript every category label leads to a doc of its category.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { RunningServer } from '../../cli/serve.ts';
-import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { serveBuiltSite } from '../helpers/site.ts';
-import { clickInPage, injectLink, markerSurvived, setMarker } from './harness.ts';
+import { clickInPage, injectLink, markerSurvived, setMarker, useSiteAndBrowsers } from './harness.ts';
 
 const DOC = '/docs/api/pagamento';
 /** A category whose items are not in DOC's page, and one of its docs. */
@@ -18,30 +15,17 @@ const OTHER = { label: 'Anexos', doc: '/docs/anexo/flow' };
 const SDK = { label: 'SDK Mobile', doc: '/docs/sdk/telas' };
 
 describe('docs sidebar (real site)', () => {
-  let browser: TestBrowser;
-  let noScript: TestBrowser;
-  let server: RunningServer;
-
-  before(async () => {
-    const started = [serveBuiltSite().then((s) => (server = s)), launchBrowser().then((b) => (browser = b)), launchBrowser({ javaScriptEnabled: false }).then((b) => (noScript = b))];
-    await Promise.allSettled(started);
-    await Promise.all(started);
-  });
-  after(async () => {
-    await browser?.close();
-    await noScript?.close();
-    await server?.close();
-  });
+  const env = useSiteAndBrowsers();
 
   async function open(route: string, width = 1280): Promise<{ page: Page; requested: string[]; errors: string[] }> {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     page.setDefaultTimeout(8000);
     await page.setViewportSize({ width, height: 800 });
     const requested: string[] = [];
     const errors: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url + route, { waitUntil: 'load' });
+    await page.goto(env.server.url + route, { waitUntil: 'load' });
     await setMarker(page);
     return { page, requested, errors };
   }
@@ -117,13 +101,13 @@ describe('docs sidebar (real site)', () => {
   });
 
   it('without JavaScript, every category label leads to a doc of its category, shown open there', async () => {
-    const page = await noScript.newPage();
+    const page = await env.noScript.newPage();
     page.setDefaultTimeout(8000);
-    await page.goto(server.url + DOC);
+    await page.goto(env.server.url + DOC);
     const labels = await page.locator('.doc-sidebar a.menu__caret').evaluateAll((links) => links.map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href') ?? '' })));
     assert.equal(labels.length, 5);
     for (const { text, href } of labels) {
-      const response = await page.goto(server.url + href);
+      const response = await page.goto(env.server.url + href);
       assert.equal(response?.status(), 200, `${text} → ${href}`);
       assert.equal(await page.locator('.doc-sidebar [aria-current="page"]').getAttribute('href'), href, `${href} is marked current`);
       assert.equal(await label(page, text).getAttribute('aria-expanded'), 'true', `${text} is open on ${href}`);
