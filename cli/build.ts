@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { SiteConfig } from './config.ts';
 import { createFrontMatterCache, type FrontMatterCache } from './frontmatter.ts';
 import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
+import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
@@ -153,6 +154,8 @@ export async function buildSite(
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
+  const sidebars = sidebarData(collected.sidebars);
+  const sidebarsJson = hashedAsset('sidebars', 'json', sidebars.json);
   const pages = await task('render', (progress) =>
     renderPages(
       {
@@ -168,6 +171,7 @@ export async function buildSite(
           feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
         },
         lastUpdated: updated,
+        sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },
       },
       config,
       session,
@@ -179,10 +183,10 @@ export async function buildSite(
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }))];
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
-    checkOutputPaths({ pages, files: [...client.files, codeCss, ...generated], statics }, config);
-    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss], generated) }, config, session.links, progress);
+    checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated) }, config, session.links, progress);
   });
-  const site: SiteOutput = { pages, assets: [...client.files, codeCss], generated, linksChecked: memoryCheck.checked };
+  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', (progress) => searchIndex({ progress })))] };

@@ -42,7 +42,18 @@ export const DATA = {
   menuToggle: 'data-menu-toggle',
   menuClose: 'data-menu-close',
   announcementClose: 'data-announcement-close',
+  /** On a category's label: a link to its first doc that the script turns into an expand/collapse toggle. */
   sidebarCategory: 'data-sidebar-category',
+  /**
+   * On the docs sidebar's <nav>: URL of the JSON of every sidebar (see SidebarJson) with the
+   * sidebar's name as fragment, `/assets/sidebars-HASH.json#docs`. Its items are loaded from
+   * there when a reader expands a category that is not in the page.
+   */
+  sidebarSrc: 'data-sidebar-src',
+  /** On a category's <li>: its place in the sidebar as item indexes from the top, dot-separated ("2.0"). */
+  sidebarPath: 'data-sidebar-path',
+  /** On a "more" link standing for items of a long list left out of the page: "path:from-to" of those items. */
+  sidebarMore: 'data-sidebar-more',
   toc: 'data-toc',
   versionDropdown: 'data-version',
   /** Set on the search island by a shortcut or a click that came before it ran, so it opens as soon as it runs. */
@@ -108,6 +119,27 @@ export const STORAGE = {
 } as const;
 
 export type ColorMode = 'light' | 'dark';
+
+/**
+ * One item of a sidebar as the build writes it to the shared sidebar JSON and as the
+ * page renders it. A category's href is its own doc, else its first doc or link, so its
+ * label leads somewhere without JavaScript.
+ */
+export interface SidebarEntry {
+  type: 'doc' | 'link' | 'category';
+  label: string;
+  href?: string;
+  items?: SidebarEntry[];
+}
+
+/** The sidebar JSON: every sidebar of the site by name. */
+export type SidebarJson = Record<string, SidebarEntry[]>;
+
+/**
+ * The most items of one sidebar list a page holds: longer lists show a window around
+ * the current item and "more" links for the rest, so a page's size does not grow with the site.
+ */
+export const SIDEBAR_WINDOW = 40;
 
 export const ADMONITION_TYPES = ['note', 'tip', 'info', 'warning', 'danger'] as const;
 export type AdmonitionType = (typeof ADMONITION_TYPES)[number];

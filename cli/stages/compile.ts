@@ -26,6 +26,7 @@ import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
 import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
 import rehypeHighlight from '../mdx/rehype-highlight.ts';
+import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
@@ -347,6 +348,7 @@ export async function compileCode(input: { file: string; relFile: string; source
         rehypePlugins: [
           [rehypeHeadings, { toc }],
           rehypeCodeBlocks,
+          rehypeTableScroll,
           [
             rehypeHighlight,
             {

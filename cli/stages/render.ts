@@ -10,15 +10,15 @@ import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { isStackOverflow, NESTING_HINT } from '../mdx/limits.ts';
 import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
-import type { SidebarItemData, SiteData } from '../../templates/components/SiteContext.tsx';
+import type { PageSidebar, SiteData } from '../../templates/components/SiteContext.tsx';
 import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
 import { BlogArchive, BlogList, BlogPost, BlogTags, tagHeading, type PostSummary } from '../../templates/layouts/Blog.tsx';
 import { DocPage } from '../../templates/layouts/DocPage.tsx';
 import { Document, type HeadData, type PageAssets } from '../../templates/layouts/Document.tsx';
 import { NotFound } from '../../templates/layouts/NotFound.tsx';
 import { Page } from '../../templates/layouts/Page.tsx';
-import type { Collected, ResolvedSidebarItem } from './collect.ts';
-import { flattenSidebar } from './collect.ts';
+import type { SidebarData } from '../sidebar-data.ts';
+import type { Collected } from './collect.ts';
 import type { CompiledMdx, CompiledPost, CompiledSite, SourceLink } from './compile.ts';
 import type { LastUpdated } from './last-updated.ts';
 import type { LoadedApiDocument } from './openapi.ts';
@@ -53,6 +53,8 @@ export interface RenderInput {
   assets: Omit<PageAssets, 'islands' | 'preload'> & { islands: PageAssets['islands'] };
   /** When each doc's source last changed, for "Last updated on". */
   lastUpdated?: LastUpdated;
+  /** Derived from collected.sidebars once per build; `src` is the URL of its shared JSON file. */
+  sidebars: SidebarData & { src: string };
 }
 
 export const NOT_FOUND_ROUTE = '/404';
@@ -224,7 +226,7 @@ type EmitEntry = {
   description: string;
   body: ReactNode;
   canonicalRoute?: string;
-  sidebar?: SidebarItemData[];
+  sidebar?: PageSidebar;
   sourceFile?: string;
   sourceLinks?: SourceLink[];
   ogType?: 'website' | 'article';
@@ -258,35 +260,13 @@ export function siteData(config: SiteConfig): SiteData {
   };
 }
 
-function toSidebarData(items: readonly ResolvedSidebarItem[]): SidebarItemData[] {
-  return items.map((item) => {
-    if (item.type === 'doc') return { type: 'doc', label: item.label, href: item.route, id: item.id };
-    if (item.type === 'link') return { type: 'link', label: item.label, href: item.href };
-    return { type: 'category', label: item.label, href: item.route, collapsed: item.collapsed, items: toSidebarData(item.items) };
-  });
-}
-
-/** Labels of the categories leading to a doc, for breadcrumbs. */
-function categoryTrail(items: readonly ResolvedSidebarItem[], id: string, trail: { label: string; href?: string }[] = []): { label: string; href?: string }[] | undefined {
-  for (const item of items) {
-    if (item.type === 'doc' && item.id === id) return trail;
-    if (item.type === 'category') {
-      const found = categoryTrail(item.items, id, [...trail, { label: item.label, href: item.route }]);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
   for (const { doc, compiled } of input.compiled.docs.values()) {
-    const sidebarItems = doc.sidebar ? input.collected.sidebars[doc.sidebar] ?? [] : undefined;
-    const flat = sidebarItems ? flattenSidebar(sidebarItems) : [];
-    const position = flat.findIndex((d) => d.id === doc.id);
-    const previous = position > 0 ? flat[position - 1] : undefined;
-    const next = position >= 0 ? flat[position + 1] : undefined;
-    const trail = sidebarItems ? categoryTrail(sidebarItems, doc.id) ?? [] : [];
-    const sidebar = sidebarItems ? toSidebarData(sidebarItems) : undefined;
+    const { sidebars } = input;
+    const place = doc.sidebar ? sidebars.places.get(doc.route) : undefined;
+    const items = place ? sidebars.entries[place.sidebar] : undefined;
+    const sidebar = place && items ? { name: place.sidebar, src: sidebars.src, items, current: place.path } : undefined;
+    const { previous, next, trail = [] } = place ?? {};
     const page = (route: string, canonicalRoute?: string) =>
       emit({
         route,

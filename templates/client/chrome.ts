@@ -1,17 +1,6 @@
 import { DATA, HEAD_DATA, STORAGE } from '../shared.ts';
 import { writeStorage } from './storage.ts';
 
-/** Sidebar categories collapse and expand; client navigation keeps the sidebar, so the state lasts the visit. */
-export function initSidebar(): void {
-  document.addEventListener('click', (event) => {
-    const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>(`[${DATA.sidebarCategory}]`);
-    if (!button) return;
-    const open = button.getAttribute('aria-expanded') !== 'true';
-    button.setAttribute('aria-expanded', open ? 'true' : 'false');
-    button.parentElement?.classList.toggle('menu__category--collapsed', !open);
-  });
-}
-
 /**
  * Dismissing the announcement remembers its id. The head script hides the bar before
  * first paint only while that id is the configured one, so a new id shows it again.

@@ -4,11 +4,12 @@
  * router and the islands. Keep it small and free of React: it is on every page's
  * critical path (budget: 10 KB gzip).
  */
-import { initAnnouncement, initDropdowns, initSidebar } from './chrome.ts';
+import { initAnnouncement, initDropdowns } from './chrome.ts';
 import { initCopyButtons } from './copy.ts';
 import { mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
 import { initRouter } from './router.ts';
+import { initSidebar } from './sidebar.ts';
 import { isSearchShortcut } from './search-shortcut.ts';
 import { initSlideDecks } from './slides.ts';
 import { initTabs } from './tabs.ts';
@@ -22,8 +23,9 @@ document.getElementById(IDS.baseUrlBanner)?.remove();
 initTheme();
 initCopyButtons();
 initTabs();
-initMenu();
+// Before the menu: a click on a sidebar category's label, claimed here, must not close it.
 initSidebar();
+initMenu();
 initAnnouncement();
 initDropdowns();
 initSlideDecks();

@@ -17,10 +17,22 @@ function items(panel: HTMLElement): HTMLElement | null {
   return panel.querySelector<HTMLElement>('.mobile-menu__items');
 }
 
+/**
+ * The page has one docs sidebar: while the menu is open it lives in the menu's panel
+ * (inside the dialog, for focus and screen readers), and it goes back into the page when
+ * the menu closes, with the categories the reader opened.
+ */
+function moveSidebar(panel: HTMLElement, intoMenu: boolean): void {
+  const [from, to] = [document.querySelector('.doc-sidebar'), panel.querySelector('.mobile-menu__secondary')];
+  const nav = (intoMenu ? from : to)?.querySelector('nav');
+  if (from && to && nav) (intoMenu ? to : from).append(nav);
+}
+
 export function openMenu(): void {
   const panel = menu();
   if (!panel || !panel.hidden) return;
   lastFocus = document.activeElement as HTMLElement | null;
+  moveSidebar(panel, true);
   // On doc pages the menu opens on the docs sidebar, every time.
   if (panel.querySelector('.mobile-menu__secondary')) items(panel)?.classList.add('mobile-menu__items--secondary');
   panel.hidden = false;
@@ -33,6 +45,7 @@ export function closeMenu(restoreFocus = true): void {
   const panel = menu();
   if (!panel || panel.hidden) return;
   panel.hidden = true;
+  moveSidebar(panel, false);
   document.documentElement.classList.remove('menu-open');
   document.querySelector(`[${DATA.menuToggle}]`)?.setAttribute('aria-expanded', 'false');
   if (restoreFocus && lastFocus?.isConnected) lastFocus.focus();
@@ -44,6 +57,7 @@ export function closeMenu(restoreFocus = true): void {
  * backdrop and on navigation, and locks body scroll (the `menu-open` class) while open.
  */
 export function initMenu(): void {
+  // A sidebar category's label or "more" link claims its click (sidebar.ts runs first): the menu stays open then.
   document.addEventListener('click', (event) => {
     const target = event.target as Element | null;
     if (target?.closest?.(`[${DATA.menuToggle}]`)) openMenu();
@@ -53,7 +67,7 @@ export function initMenu(): void {
       if (!panel) return;
       items(panel)?.classList.remove('mobile-menu__items--secondary');
       panel.querySelector<HTMLElement>('.mobile-menu__primary a')?.focus();
-    } else if (target?.closest?.(`#${IDS.mobileMenu} a[href]`)) closeMenu(false);
+    } else if (!event.defaultPrevented && target?.closest?.(`#${IDS.mobileMenu} a[href]`)) closeMenu(false);
   });
   document.addEventListener('keydown', (event) => {
     const panel = menu();

@@ -15,6 +15,7 @@ import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } fro
 import { isMounted, mountEagerIslands, unmountIslands } from './islands.ts';
 import { closeMenu } from './menu.ts';
 import { keepLive, morph } from './morph.ts';
+import { keepSidebar, sameSidebar } from './sidebar.ts';
 import { restoreTabs } from './tabs.ts';
 import { syncThemeToggles } from './theme.ts';
 import { updateToc } from './toc.ts';
@@ -310,38 +311,6 @@ function assetsDiffer(next: Document): boolean {
   return Array.from(next.querySelectorAll('link[rel="stylesheet"]')).some((l) => !have.has(l.getAttribute('href')));
 }
 
-/** What the sidebar lists, labels included: an edited title shows up in it after a refresh. */
-function sidebarItems(sidebar: Element): string {
-  return Array.from(sidebar.querySelectorAll('a[href], button'), (el) => `${el.getAttribute('href') ?? ''} ${el.textContent ?? ''}`).join('\n');
-}
-
-
-/**
- * When the next page has the same docs sidebar, the one on screen stays: its scroll
- * position and the categories the reader opened or closed survive. Only the active
- * item moves, and the categories around it open, as the server rendered them.
- */
-function keepSidebar(oldPage: Element, newPage: Element): void {
-  const oldSidebar = oldPage.querySelector('.doc-sidebar');
-  const newSidebar = newPage.querySelector('.doc-sidebar');
-  if (!oldSidebar || !newSidebar || sidebarItems(oldSidebar) !== sidebarItems(newSidebar)) return;
-  const active = newSidebar.querySelector('.menu__link--active')?.getAttribute('href');
-  for (const link of oldSidebar.querySelectorAll('.menu__link--active')) {
-    link.classList.remove('menu__link--active');
-    link.removeAttribute('aria-current');
-  }
-  const link = active ? Array.from(oldSidebar.querySelectorAll('a.menu__link')).find((a) => a.getAttribute('href') === active) : undefined;
-  if (link) {
-    link.classList.add('menu__link--active');
-    link.setAttribute('aria-current', 'page');
-    for (let category = link.closest('.menu__category'); category; category = category.parentElement?.closest('.menu__category') ?? null) {
-      category.classList.remove('menu__category--collapsed');
-      category.querySelector(':scope > [aria-expanded]')?.setAttribute('aria-expanded', 'true');
-    }
-  }
-  newSidebar.replaceWith(oldSidebar);
-}
-
 /** The navbar changes with the page (active item, version dropdown, the mobile menu's sidebar); search keeps running. */
 function swapNavbar(next: Document): void {
   const oldNavbar = document.querySelector('.navbar');
@@ -507,7 +476,7 @@ async function refresh(html: string | undefined): Promise<void> {
   // The sidebar as the reader left it, unless its items changed; the search island as it runs.
   const sidebar = page.querySelector('.doc-sidebar');
   const nextSidebar = incoming.querySelector('.doc-sidebar');
-  if (sidebar && nextSidebar && sidebarItems(sidebar) === sidebarItems(nextSidebar)) keepLive(sidebar, nextSidebar);
+  if (sidebar && nextSidebar && sameSidebar(sidebar, nextSidebar)) keepLive(sidebar, nextSidebar);
   const navbar = document.querySelector('.navbar');
   const nextNavbar = next.querySelector('.navbar');
   const search = navbar?.querySelector(`[${DATA.island}="search"]`);

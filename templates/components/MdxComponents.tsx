@@ -50,13 +50,7 @@ export const mdxComponents: MDXComponents = {
   SequenceDiagram,
   SlideDeck,
   Slide,
-  // Tables scroll on their own on narrow screens instead of widening the page.
-  table: (props) => (
-    // Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1).
-    <div className="table-wrapper" tabIndex={0}>
-      <table {...props} />
-    </div>
-  ),
+  // Tables are wrapped in a focusable scroll box at compile time (cli/mdx/rehype-table-scroll.ts).
   img: (props) => <img loading="lazy" decoding="async" {...props} />,
   li: ListItem,
 };

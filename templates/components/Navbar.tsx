@@ -2,7 +2,6 @@ import { DATA } from '../shared.ts';
 import { ColorModeToggle } from './ColorModeToggle.tsx';
 import { SmartLink, isActive } from './Link.tsx';
 import { SearchButton } from './SearchButton.tsx';
-import { SidebarTree } from './Sidebar.tsx';
 import { usePage, useSite, type NavItemData } from './SiteContext.tsx';
 
 /** Fixed top bar (spec §2). At 996 px or less its items move into the mobile menu panel. */
@@ -108,7 +107,10 @@ function LocaleDropdown() {
   );
 }
 
-/** The panel the menu button opens on narrow screens: primary navigation, and on doc pages the docs sidebar first. */
+/**
+ * The panel the menu button opens on narrow screens: primary navigation, and on doc pages
+ * the docs sidebar first (the page's own, moved in by the script while the menu is open).
+ */
 function MobileMenu() {
   const site = useSite();
   const page = usePage();
@@ -154,7 +156,7 @@ function MobileMenu() {
               <button type="button" className="mobile-menu__back" {...{ [DATA.menuBack]: '' }}>
                 ← Back to main menu
               </button>
-              <SidebarTree items={page.sidebar} current={page.route} idPrefix="m-" />
+              {/* The page's docs sidebar moves in here while the menu is open: one tree for both. */}
             </div>
           ) : null}
         </div>

@@ -20,6 +20,8 @@ const HEAD = 44;
 const ROW = 52;
 const NOTE_ROW = 18;
 const CHARS_PER_PX = 1 / 6.6;
+/** Diagrams wider than this (the stylesheet's min-width of .seq__svg--fit, 36rem) scale down to the column. */
+const FIT_MIN_WIDTH = 576;
 
 function wrap(text: string, width: number): string[] {
   const max = Math.max(8, Math.floor(width * CHARS_PER_PX));
@@ -68,9 +70,10 @@ export function SequenceDiagram({ title, participants, messages }: { title: stri
     // The text version sits outside the figure: a figcaption must be the figure's first or last child.
     <div className="seq">
       <figure className="seq__figure">
-        <div className="seq__scroll">
+        {/* Wider than a phone: a labelled region that takes focus, so a keyboard can scroll it (WCAG 2.1.1). */}
+        <div className="seq__scroll" tabIndex={0} role="region" aria-label={`Diagram: ${title}`}>
           <svg
-            className="seq__svg"
+            className={`seq__svg${width > FIT_MIN_WIDTH ? ' seq__svg--fit' : ''}`}
             viewBox={`0 0 ${width} ${height}`}
             width={width}
             height={height}

@@ -3,7 +3,7 @@
  * the resolved config the chrome needs, and the sidebars. Serializable on purpose.
  */
 import { createContext, useContext } from 'react';
-import type { ColorMode } from '../shared.ts';
+import type { ColorMode, SidebarEntry } from '../shared.ts';
 
 export interface LinkData {
   label: string;
@@ -15,14 +15,15 @@ export interface NavItemData extends LinkData {
   items?: LinkData[];
 }
 
-export interface SidebarItemData {
-  type: 'doc' | 'link' | 'category';
-  label: string;
-  /** doc: route; link: href; category: optional route of its doc. */
-  href?: string;
-  id?: string;
-  items?: SidebarItemData[];
-  collapsed?: boolean;
+/** The docs sidebar of one page: the whole sidebar (shared by its pages) and where the page is in it. */
+export interface PageSidebar {
+  /** The sidebar's name in the shared sidebar JSON. */
+  name: string;
+  /** URL of the shared sidebar JSON. */
+  src: string;
+  items: SidebarEntry[];
+  /** Item indexes from the top down to the current doc. */
+  current: number[];
 }
 
 export interface SiteData {
@@ -66,7 +67,7 @@ export function useSite(): SiteData {
 /** Per-page data the chrome needs (active route, doc sidebar for the mobile menu). */
 export interface PageContextData {
   route: string;
-  sidebar?: SidebarItemData[];
+  sidebar?: PageSidebar;
 }
 
 export const PageContext = createContext<PageContextData>({ route: '/' });

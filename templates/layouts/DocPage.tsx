@@ -4,14 +4,14 @@ import { CopyPage } from '../components/CopyPage.tsx';
 import { EditMeta } from '../components/EditMeta.tsx';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
-import type { SidebarItemData } from '../components/SiteContext.tsx';
+import type { PageSidebar } from '../components/SiteContext.tsx';
 import { Toc, TocCollapsible } from '../components/Toc.tsx';
 import type { TocItem } from '../shared.ts';
 
 export interface DocPageProps {
   title: string;
   route: string;
-  sidebar?: SidebarItemData[];
+  sidebar?: PageSidebar;
   breadcrumbs: Crumb[];
   toc: TocItem[];
   hideToc?: boolean;
@@ -32,7 +32,7 @@ export function DocPage(props: DocPageProps) {
   const showToc = !props.hideToc && props.toc.length > 0;
   return (
     <div className={`doc-layout${props.sidebar ? '' : ' doc-layout--no-sidebar'}`}>
-      {props.sidebar ? <Sidebar items={props.sidebar} current={props.route} /> : null}
+      {props.sidebar ? <Sidebar sidebar={props.sidebar} /> : null}
       <main id="main-content" className="doc-main" tabIndex={-1}>
         <div className="doc-container">
           <article className="doc-article">

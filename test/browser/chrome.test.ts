@@ -247,7 +247,9 @@ describe('site chrome (real site)', () => {
     await page.locator('#mobile-menu .mobile-menu__panel').waitFor({ state: 'hidden' });
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains('menu-open')), false);
     assert.equal(await markerSurvived(page), true);
-    assert.equal(await page.locator(`#mobile-menu .mobile-menu__secondary a[href="${OTHER_DOC}"][aria-current="page"]`).count(), 1, 'the menu follows the new page');
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    assert.equal(await page.locator(`#mobile-menu .mobile-menu__secondary a[href="${OTHER_DOC}"][aria-current="page"]`).isVisible(), true, 'the menu follows the new page');
+    await page.keyboard.press('Escape');
     // Outside the docs the menu opens on the primary navigation, with no way "back".
     await page.goto(`${server.url}/`);
     await page.getByRole('button', { name: 'Toggle navigation bar' }).click();

@@ -3,7 +3,11 @@
  * navigation, a log of the pages the router fetched, links injected for one test, and
  * clicks that neither move the mouse (no hover prefetch) nor scroll the page.
  */
+import { after, before } from 'node:test';
 import type { Page } from 'playwright-core';
+import type { RunningServer } from '../../cli/serve.ts';
+import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { serveBuiltSite } from '../helpers/site.ts';
 
 declare global {
   interface Window {
@@ -83,4 +87,34 @@ export async function settle(log: string[], quietMs = 600, maxMs = 8000): Promis
       since = Date.now();
     } else if (Date.now() - since >= quietMs) return;
   }
+}
+
+export interface SiteAndBrowsers {
+  server: RunningServer;
+  browser: TestBrowser;
+  /** A browser with JavaScript disabled. */
+  noScript: TestBrowser;
+}
+
+/**
+ * For a describe() block: serves the built real site and launches two browsers, one
+ * without JavaScript, before its tests; stops all three after them, also when one failed to start.
+ */
+export function useSiteAndBrowsers(): SiteAndBrowsers {
+  const env = {} as SiteAndBrowsers;
+  before(async () => {
+    const started = [
+      serveBuiltSite().then((s) => (env.server = s)),
+      launchBrowser().then((b) => (env.browser = b)),
+      launchBrowser({ javaScriptEnabled: false }).then((b) => (env.noScript = b)),
+    ];
+    await Promise.allSettled(started);
+    await Promise.all(started);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.noScript?.close();
+    await env.server?.close();
+  });
+  return env;
 }

@@ -95,10 +95,11 @@ describe('serve --watch in the browser', () => {
 
   it('swaps an edit into the open page where the reader is: no page load, no request, same scroll, sidebar as left', async () => {
     const { page, errors } = await openMarked('/docs/introducao', 'before the edit');
-    // The reader closed a sidebar category: a page load would open it again.
-    const guia = page.locator('.doc-sidebar button.menu__caret', { hasText: 'Guia' });
+    // The reader opened a sidebar category the page did not hold: a page load would close it again.
+    const guia = page.locator('.doc-sidebar .menu__caret', { hasText: 'Guia' });
+    assert.equal(await guia.getAttribute('aria-expanded'), 'false');
     await guia.click({ timeout: WAIT_MS });
-    await waitFor('the category to close', async () => (await guia.getAttribute('aria-expanded')) === 'false');
+    await waitFor('the category to open', async () => (await guia.getAttribute('aria-expanded')) === 'true');
     await page.evaluate(() => window.scrollTo(0, 1500));
     await waitFor('the page to scroll', () => page.evaluate(() => Math.round(window.scrollY) === 1500));
     const requested: string[] = [];
@@ -108,9 +109,9 @@ describe('serve --watch in the browser', () => {
     await waitFor('the new text in the open page', async () => (await bodyText(page)).includes('Parágrafo 20 reescrito'));
     assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'before the edit', 'the page was updated in place, not loaded again');
     assert.equal(await page.evaluate(() => Math.round(window.scrollY)), 1500, 'the scroll position did not move');
-    assert.equal(await guia.getAttribute('aria-expanded'), 'false', 'the sidebar kept the category the reader closed');
+    assert.equal(await guia.getAttribute('aria-expanded'), 'true', 'the sidebar kept the category the reader opened');
     assert.deepEqual(
-      requested.filter((p) => p.startsWith('/docs')),
+      requested.filter((p) => p.startsWith('/docs/introducao')),
       [],
       'the new page came with the change event, so the browser did not ask for it',
     );

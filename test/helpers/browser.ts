@@ -24,13 +24,14 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {}): Promise<TestBrowser> {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     headless: true,
     viewport: options.viewport ?? { width: 1280, height: 900 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   return {
     context,

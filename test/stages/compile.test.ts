@@ -63,7 +63,7 @@ describe('compile', () => {
 
   it('supports GFM: tables, task lists, footnotes, autolinks, strikethrough', async () => {
     const { html } = await compileToHtml('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] feito\n- [ ] a fazer\n\nTexto[^1] ~~velho~~ https://sorrix.example\n\n[^1]: Nota.');
-    assert.match(html, /<div class="table-wrapper" tabindex="0"><table>/);
+    assert.match(html, /<div class="table-wrapper" tabindex="0" role="region" aria-label="Table 1: a, b"><table>/);
     assert.match(html, /<input type="checkbox" disabled="" checked=""/);
     assert.match(html, /<del>velho<\/del>/);
     assert.match(html, /<a href="https:\/\/sorrix\.example">/);

@@ -1,0 +1,102 @@
+/**
+ * What phones and keyboards get on the real site, in Chromium: no page wider than the
+ * screen at 360-414 px, boxes that scroll sideways (wide tables, sequence diagrams) as
+ * labelled regions a keyboard can scroll, navbar touch targets of 44 x 44 px, and no
+ * search or colour-mode button shown where JavaScript does not run.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { TestBrowser } from '../helpers/browser.ts';
+import { useSiteAndBrowsers } from './harness.ts';
+
+const PAGES = ['/', '/docs/anexo/flow', '/docs/api/pagamento', '/docs/documentacao/introducao', '/docs/sdk/telas', '/docs/doc1'];
+const WIDTHS = [360, 390, 414];
+const MIN_TARGET = 44;
+
+describe('phones and keyboards (real site)', () => {
+  const env = useSiteAndBrowsers();
+
+  async function open(route: string, width: number, from?: TestBrowser): Promise<Page> {
+    const page = await (from ?? env.browser).newPage();
+    page.setDefaultTimeout(8000);
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(env.server.url + route, { waitUntil: 'load' });
+    return page;
+  }
+
+  it('no doc page and not the home page scrolls sideways at 360, 390 and 414 px', async () => {
+    const wide: string[] = [];
+    for (const width of WIDTHS) {
+      for (const route of PAGES) {
+        const page = await open(route, width);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (scrollWidth > width) wide.push(`${route} at ${width} px is ${scrollWidth} px wide`);
+        await page.close();
+      }
+    }
+    assert.deepEqual(wide, []);
+  });
+
+  it('boxes that scroll sideways are labelled regions that take focus and scroll from the keyboard', async () => {
+    for (const route of ['/docs/anexo/flow', '/docs/api/pagamento']) {
+      const page = await open(route, 390);
+      const boxes = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('main *'))
+          .filter((el) => el.scrollWidth > el.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(el).overflowX))
+          .map((el, i) => {
+            el.dataset.scrollBox = String(i);
+            return { i, className: el.className, tabindex: el.getAttribute('tabindex'), role: el.getAttribute('role'), label: el.getAttribute('aria-label') ?? '' };
+          }),
+      );
+      assert.ok(boxes.length > 0, `${route} has boxes wider than a phone`);
+      for (const box of boxes) {
+        assert.equal(box.tabindex, '0', `${route}: ${box.className} takes focus`);
+        // Code blocks name themselves by their text; tables and diagrams need a name to say what the region holds.
+        if (!box.className.includes('shiki')) assert.deepEqual([box.role, box.label.length > 0], ['region', true], `${route}: ${box.className} is a labelled region`);
+        const selector = `[data-scroll-box="${box.i}"]`;
+        await page.focus(selector);
+        await page.keyboard.press('ArrowRight');
+        await page.waitForFunction((s) => document.querySelector(s)!.scrollLeft > 0, selector);
+      }
+      await page.close();
+    }
+    const desktop = await open('/docs/anexo/flow', 1280);
+    const overflowing = await desktop.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.seq__scroll')).filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+    assert.equal(overflowing, 0, 'on a desktop column the diagrams scale to fit');
+    await desktop.close();
+  });
+
+  it('navbar and mobile menu controls are touch targets of at least 44 x 44 px', async () => {
+    const page = await open('/docs/api/pagamento', 390);
+    const sizes = (selector: string) =>
+      page.evaluate(
+        (s) =>
+          Array.from(document.querySelectorAll<HTMLElement>(s))
+            .filter((el) => el.getClientRects().length > 0)
+            .map((el) => ({ el: el.className || el.tagName, width: Math.round(el.getBoundingClientRect().width), height: Math.round(el.getBoundingClientRect().height) })),
+        selector,
+      );
+    const small = (list: { el: string; width: number; height: number }[]) => list.filter((s) => s.width < MIN_TARGET || s.height < MIN_TARGET);
+    const navbar = await sizes('.navbar__inner button, .navbar__inner a');
+    assert.ok(navbar.length >= 3, 'menu button, brand and search show');
+    assert.deepEqual(small(navbar), []);
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await page.locator('#mobile-menu .mobile-menu__panel').waitFor({ state: 'visible' });
+    const header = await sizes('.mobile-menu__header button, .mobile-menu__header a');
+    assert.ok(header.length >= 3, 'brand, colour mode and close show');
+    assert.deepEqual(small(header), []);
+    await page.close();
+  });
+
+  it('without JavaScript, search and the colour-mode switch are not shown; with it they are', async () => {
+    const controls = ['.navbar__search', '.navbar__items--right [data-theme-toggle]'];
+    const shown = (page: Page) => Promise.all(controls.map((selector) => page.locator(selector).isVisible()));
+    const plain = await open('/docs/api/pagamento', 1280, env.noScript);
+    assert.deepEqual(await shown(plain), [false, false]);
+    await plain.close();
+    const scripted = await open('/docs/api/pagamento', 1280);
+    assert.deepEqual(await shown(scripted), [true, true]);
+    await scripted.close();
+  });
+});
