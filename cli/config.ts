@@ -144,6 +144,7 @@ const configSchema = z.strictObject({
    * @example ['.well-known/', '.nojekyll']
    */
   staticDotfiles: z.array(z.string().min(1).regex(/^[^/]/, 'a path relative to the static folder, without a leading /')).default(['.well-known/']),
+  /**
    * One sentence saying what the site documents: the summary under the title of llms.txt.
    * Without it, the tagline.
    * @example 'Developer documentation of Sorrix: payment and onboarding APIs and the mobile SDK.'

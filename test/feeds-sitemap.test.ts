@@ -4,13 +4,14 @@
  * RSS CDATA as HTML), and every sitemap URL is a valid, percent-encoded URL.
  */
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseDocument } from 'htmlparser2';
 import { textContent, findAll } from 'domutils';
 import { makeSite, runCli } from './helpers/fixtures.ts';
+import { createCleanup } from './helpers/temp.ts';
 
 const TITLE = 'Olá <img src=x onerror=alert(1)> & "aspas" ]]> fim';
 const DESCRIPTION = 'Uma descrição <script>alert(2)</script> & mais';
@@ -39,13 +40,15 @@ function xmlText(node: unknown): string {
   return value['#cdata']?.join('') ?? value['#text'] ?? '';
 }
 
+const cleanup = createCleanup();
+
 describe('feeds and sitemap with hostile titles and file names', () => {
   before(async () => {
-    dir = await makeSite('hostile-feed');
+    dir = await makeSite(cleanup, 'hostile-feed');
     const result = await runCli(['build', '--quiet'], dir);
     assert.equal(result.code, 0, result.stderr);
   });
-  after(() => rm(dir, { recursive: true, force: true }));
+  after(() => cleanup.run());
 
   for (const file of ['blog/atom.xml', 'blog/rss.xml', 'sitemap.xml']) {
     it(`${file} is well-formed XML`, async () => {

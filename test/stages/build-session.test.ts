@@ -3,21 +3,23 @@
  * disposing a session lets go of what it kept.
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildSite, createBuildSession, disposeBuildSession } from '../../cli/build.ts';
 import { loadConfig, type SiteConfig } from '../../cli/config.ts';
 import { createLogger } from '../../cli/log.ts';
 import { makeSite } from '../helpers/fixtures.ts';
+import { createCleanup } from '../helpers/temp.ts';
+
+const cleanup = createCleanup();
 
 describe('build session caches', () => {
   let site: string;
   let config: SiteConfig;
   before(async () => {
-    site = await makeSite();
+    site = await makeSite(cleanup);
     config = await loadConfig(site);
   });
-  after(() => rm(site, { recursive: true, force: true }));
+  after(() => cleanup.run());
 
   it('fill the session that built, and only that one', async () => {
     const used = createBuildSession();

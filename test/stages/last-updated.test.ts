@@ -44,8 +44,7 @@ function gitAt(date: string, cwd: string, ...args: string[]): void {
 
 describe('last-updated dates and edit links', () => {
   it('shows the date of the last commit, and the mtime of a file not committed', async (t) => {
-    const root = await makeSite();
-    t.after(() => rm(root, { recursive: true, force: true }));
+    const root = await makeSite(t);
     const configFile = path.join(root, 'site.config.ts');
     await writeFile(configFile, (await readFile(configFile, 'utf8')).replace("title: 'Minimal',", "title: 'Minimal',\n  editUrl: 'https://example.com/site/edit/main/',"));
     git(root, 'init', '-q');

@@ -4,7 +4,7 @@
  * a clean build of the same files.
  */
 import assert from 'node:assert/strict';
-import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildSite, createBuildSession, type SiteOutput } from '../../cli/build.ts';
@@ -37,8 +37,7 @@ function assertSame(rebuilt: Map<string, string>, clean: Map<string, string>): v
 
 describe('Markdown twins and dates in a rebuild', () => {
   it('match a clean build after an edit and after a save that only moves the date', async (t) => {
-    const root = await makeSite();
-    t.after(() => rm(root, { recursive: true, force: true }));
+    const root = await makeSite(t);
     const config = await loadConfig(root);
     const logger = createLogger({ level: 'quiet' });
     const session = createBuildSession();

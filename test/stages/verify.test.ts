@@ -11,6 +11,9 @@ import { loadConfig } from '../../cli/config.ts';
 import { DocsgenErrors } from '../../cli/errors.ts';
 import { createCrawlLedger, forEachBounded, verify } from '../../cli/stages/verify.ts';
 import { makeSite } from '../helpers/fixtures.ts';
+import { createCleanup } from '../helpers/temp.ts';
+
+const cleanup = createCleanup();
 
 describe('crawl ledger', () => {
   it('lets only the first page that links to a URL request it, and never a written page', () => {
@@ -53,7 +56,7 @@ describe('verify', () => {
   const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title><link rel="stylesheet" href="/s.css"></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav>${body}</body></html>`;
 
   before(async () => {
-    site = await makeSite();
+    site = await makeSite(cleanup);
     out = await mkdtemp(path.join(os.tmpdir(), 'docsgen-verify-'));
     await mkdir(path.join(out, 'a'), { recursive: true });
     await writeFile(path.join(out, 's.css'), 'body{}');
@@ -61,7 +64,7 @@ describe('verify', () => {
     for (const file of ['a.html', 'a/index.html']) await writeFile(path.join(out, file), page('<h2 id="x">X</h2><a href="#x">x</a><a href="/a#x">x</a>'));
   });
   after(async () => {
-    await rm(site, { recursive: true, force: true });
+    await cleanup.run();
     await rm(out, { recursive: true, force: true });
   });
 
