@@ -74,6 +74,29 @@ describe('publishing a build', () => {
     assert.match(notes.join('\n'), new RegExp(`restored the last published dist/ from \\.dist-old-${dead}`));
   });
 
+  it('publish() exchanges the folders in one step where mv --exchange works, and removes the old output', async (t) => {
+    const parent = await tempDir(t, 'publish');
+    const bin = await tempDir(t, 'publish-bin');
+    // Stands in for GNU mv 9.5+: records the call, then swaps the two folders.
+    await writeFile(
+      path.join(bin, 'mv'),
+      `#!/bin/sh\n[ "$1 $2 $3" = "--exchange --no-target-directory --" ] || exit 1\necho "$4 $5" > "${bin}/called"\n/bin/mv "$4" "$4.swap" && /bin/mv "$5" "$4" && /bin/mv "$4.swap" "$5"\n`,
+      { mode: 0o755 },
+    );
+    const outDir = path.join(parent, 'dist');
+    await writeFiles(parent, { 'dist/index.html': PREVIOUS, 'next/index.html': 'new' });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    try {
+      await publish(path.join(parent, 'next'), outDir);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    assert.equal(await readFile(path.join(bin, 'called'), 'utf8'), `${path.join(parent, 'next')} ${outDir}\n`);
+    assert.deepEqual(readdirSync(parent), ['dist']);
+    assert.equal(await readFile(path.join(outDir, 'index.html'), 'utf8'), 'new');
+  });
+
   it('publish() replaces the whole output folder and leaves nothing beside it', async (t) => {
     const parent = await tempDir(t, 'publish');
     const outDir = path.join(parent, 'dist');

@@ -186,7 +186,7 @@ describe('docsgen serve --watch', () => {
     assert.match(pushed['/docs/introducao']!, /Texto editado da introdução/);
     assert.equal(pushed['/docs/introducao'], (await page('/docs/introducao')).html);
     assert.equal((await stat(other)).mtimeMs, otherBefore, 'an unrelated page was not rewritten');
-    assert.match(terminal(), /content\/docs\/introducao\.mdx → 2 pages \/docs\/introducao, \/docs updated in \d+ ms/);
+    assert.match(terminal(), /content\/docs\/introducao\.mdx → 2 pages \/docs\/introducao, \/docs updated in [\d.]+ m?s/);
   });
 
   it('brings the search index up to date after the browsers were told, leaving one index folder', async () => {
@@ -269,7 +269,7 @@ describe('docsgen serve --watch', () => {
     assert.match(error.location, /^content\/docs\/guia\/primeiro\.mdx:7:\d+$/);
     assert.match(error.excerpt ?? '', /> 7 \| Comece <pela/);
     assert.match(terminal(), /content\/docs\/guia\/primeiro\.mdx:7:\d+ {2}MDX syntax error/);
-    assert.match(terminal(), /build failed in \d+ ms; still serving the last good build/);
+    assert.match(terminal(), /build failed in [\d.]+ m?s; still serving the last good build/);
     assert.ok(eventsAfter(seen).some((e) => e.event === 'build-error'), 'open pages were sent the error');
     const served = await page('/docs/guia/primeiro');
     assert.equal(served.status, 200);
