@@ -136,6 +136,16 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.doesNotMatch(output, /layout or component/);
   });
 
+  it("a file name with '?' or '#' is reported as a name to change, not as broken links from a layout", async (t) => {
+    const dir = await makeSite(t);
+    await writeFile(path.join(dir, 'content/docs/guia/a?b#c.mdx'), '---\ntitle: Estranho\ndescription: Nome estranho.\n---\n\nTexto.\n');
+    const result = await runCli(['build'], dir);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /^content\/docs\/guia\/a\?b#c\.mdx {2}The route \/docs\/guia\/a\?b#c contains '\?' and '#', which end or escape a URL's path: every link to the page breaks\.$/m);
+    assert.match(result.stderr, /Fix: In a URL, '\?' starts a query, '#' a fragment and '%' an escape\. Rename the file/);
+    assert.doesNotMatch(result.stderr, /Broken link|layout or component/);
+  });
+
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async (t) => {
     const { output } = await failingBuild(t, 'bad-openapi');
     assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m);

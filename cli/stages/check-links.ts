@@ -88,6 +88,11 @@ export function createLinkCheckCache(): LinkCheckCache {
 }
 
 export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cache = createLinkCheckCache(), progress?: Progress): Promise<{ checked: number }> {
+  const unreachable = unreachablePages(input.pages);
+  if (unreachable.length > 0) {
+    // Every link to such a page fails too; the file name is the one thing to fix.
+    throw new DocsgenErrors(`${unreachable.length} page${unreachable.length === 1 ? '' : 's'} cannot be linked to:`, unreachable);
+  }
   const { anchorsOfPage } = cache;
   const byRoute = new Map<string, { page: RenderedPage; anchors: PageAnchors }>();
   for (const page of input.pages) {
@@ -206,6 +211,23 @@ export function unsafeScheme(href: string, tag: string): string | undefined {
   if (scheme === 'javascript' || scheme === 'vbscript') return `${scheme}:`;
   if (scheme === 'data' && tag !== 'img' && tag !== 'source') return 'data:';
   return undefined;
+}
+
+/**
+ * A route is the source's file name: a '?' or '#' in it ends the URL's path (the rest
+ * becomes a query or a fragment), and a '%' starts an escape, so no link can reach it.
+ */
+function unreachablePages(pages: readonly RenderedPage[]): DocsgenError[] {
+  return pages.flatMap((page) => {
+    const chars = [...new Set(page.route.match(/[?#%]/g) ?? [])];
+    if (chars.length === 0) return [];
+    return [
+      new DocsgenError(`The route ${page.route} contains ${chars.map((c) => `'${c}'`).join(' and ')}, which end or escape a URL's path: every link to the page breaks.`, {
+        file: page.sourceFile ?? `(page ${page.route})`,
+        hint: `In a URL, '?' starts a query, '#' a fragment and '%' an escape. Rename the file using letters, digits, '-' and '_' (the file name is the URL).`,
+      }),
+    ];
+  });
 }
 
 function decodeFragment(fragment: string): string {
