@@ -562,15 +562,17 @@ function clearHeaders(res: http.ServerResponse, keep: Readonly<Record<string, st
 
 /**
  * What Node answers to a request it cannot parse, except that a version it does not
- * know (HTTP/3.0) gets 505 as from nginx rather than 400.
+ * know (HTTP/3.0) gets 505 as from nginx rather than 400. Like Node, it answers only
+ * when no response on the connection has started, so a reply never lands inside one.
  */
 function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
+  // Node's own default reads the same field: the response in flight on this connection.
+  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const status = error.code === 'HPE_INVALID_VERSION' ? 505 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }
-  const status = error.code === 'HPE_INVALID_VERSION' ? 505 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy(error);
 }
 
 /**
