@@ -42,6 +42,9 @@ const rehypeHighlight: Plugin<[RehypeHighlightOptions], Root> = (options) => asy
         defaultColor: 'light',
         meta: { __raw: meta },
         transformers: options.transformers,
+        // Shiki stops tokenizing a line after 500 ms by default; on a loaded machine the first
+        // line of a grammar can take that long, and the same code came out coloured differently.
+        tokenizeTimeLimit: 0,
       });
       options.cache.set(key, html);
     }

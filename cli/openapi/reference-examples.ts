@@ -88,7 +88,7 @@ async function codeHighlighter(cache: CompileCache): Promise<Highlight> {
     const key = `api\0${language}\0${code}`;
     let html = cache.code.get(key);
     if (html === undefined) {
-      html = highlighter.codeToHtml(code, { lang: language, themes: THEMES, defaultColor: 'light', transformers: [cache.styleToClass] });
+      html = highlighter.codeToHtml(code, { lang: language, themes: THEMES, defaultColor: 'light', transformers: [cache.styleToClass], tokenizeTimeLimit: 0 });
       cache.code.set(key, html);
     }
     // The markup of the docs' code blocks (cli/mdx/rehype-code-blocks.ts), so their styles and copy button apply.
