@@ -124,7 +124,8 @@ describe('API reference pages (built site)', () => {
       const island = selectOne('[data-island="api-reference"]', doc.children) as Element | null;
       assert.ok(island, 'island container');
       const props = JSON.parse(getAttributeValue(island, 'data-island-props') ?? '{}') as { specUrl: string; tryItServer: string };
-      assert.equal(props.specUrl, `/openapi/${id}.json`);
+      // The download (/openapi/<id>.json) is the document as written; the reference's copy has the site's own links root-relative.
+      assert.equal(props.specUrl, `/openapi/${id}.reference.json`);
       const source = parseYaml(await readFile(path.join(repoRoot, spec), 'utf8')) as Json;
       const sandbox = (source.servers as { url: string; description: string }[]).find((s) => /sandbox/i.test(s.description));
       assert.equal(props.tryItServer, sandbox?.url);

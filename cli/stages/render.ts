@@ -153,7 +153,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         ],
         operations: api.operations.map(toOperationView),
         island: {
-          specUrl: `/openapi/${api.id}.json`,
+          specUrl: `/openapi/${api.id}.reference.json`,
           tryItServer: api.servers.find((s) => /sandbox/i.test(s.url) || /sandbox/i.test(s.description))?.url ?? api.servers[0]?.url ?? '',
         },
         contentLanguage: config.contentLanguage,
