@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { makeSite, runCli } from './helpers/fixtures.ts';
 import { repoRoot } from './helpers/site.ts';
 import { checkNoTempLeftovers, type CleanupOwner } from './helpers/temp.ts';
@@ -25,6 +25,15 @@ async function failingBuild(t: CleanupOwner, overlay: string): Promise<{ output:
   const leftovers = (await readdir(dir)).filter((name) => name.startsWith('.dist-'));
   assert.deepEqual(leftovers, [], 'no staging folder may be left behind');
   return { output: result.stderr, dir };
+}
+
+/** A build of the minimal site with `files` (path -> text) added; it must fail. Returns what it printed. */
+async function failingBuildWith(t: TestContext, files: Record<string, string>): Promise<string> {
+  const dir = await makeSite(t);
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+  const result = await runCli(['build'], dir);
+  assert.equal(result.code, 1, result.stderr);
+  return result.stderr;
 }
 
 describe('build errors', { concurrency: 2 }, () => {
@@ -109,14 +118,12 @@ describe('build errors', { concurrency: 2 }, () => {
   });
 
   it('nesting thousands of levels deep fails at its line with a hint about nesting, in Markdown and in JSX', async (t) => {
-    const dir = await makeSite(t);
     const frontMatter = (title: string) => `---\ntitle: ${title}\ndescription: Deep.\n---\n\nText.\n\n`;
-    await writeFile(path.join(dir, 'content/docs/guia/lista.mdx'), `${frontMatter('Lista')}${'- '.repeat(10_000)}fundo\n`);
-    await writeFile(path.join(dir, 'content/docs/guia/indentada.mdx'), `${frontMatter('Indentada')}${Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`);
-    await writeFile(path.join(dir, 'content/docs/guia/jsx.mdx'), `${frontMatter('JSX')}${'<div>'.repeat(300)}x${'</div>'.repeat(300)}\n`);
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 1, result.stderr);
-    const output = result.stderr;
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/lista.mdx': `${frontMatter('Lista')}${'- '.repeat(10_000)}fundo\n`,
+      'content/docs/guia/indentada.mdx': `${frontMatter('Indentada')}${Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`,
+      'content/docs/guia/jsx.mdx': `${frontMatter('JSX')}${'<div>'.repeat(300)}x${'</div>'.repeat(300)}\n`,
+    });
     assert.match(output, /^content\/docs\/guia\/lista\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
     assert.match(output, /^content\/docs\/guia\/indentada\.mdx:72:\d+ {2}The document nests more than 64 levels deep here\.$/m);
     assert.match(output, /^content\/docs\/guia\/jsx\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
@@ -137,13 +144,19 @@ describe('build errors', { concurrency: 2 }, () => {
   });
 
   it("a file name with '?' or '#' is reported as a name to change, not as broken links from a layout", async (t) => {
-    const dir = await makeSite(t);
-    await writeFile(path.join(dir, 'content/docs/guia/a?b#c.mdx'), '---\ntitle: Estranho\ndescription: Nome estranho.\n---\n\nTexto.\n');
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, /^content\/docs\/guia\/a\?b#c\.mdx {2}The route \/docs\/guia\/a\?b#c contains '\?' and '#', which end or escape a URL's path: every link to the page breaks\.$/m);
-    assert.match(result.stderr, /Fix: In a URL, '\?' starts a query, '#' a fragment and '%' an escape\. Rename the file/);
-    assert.doesNotMatch(result.stderr, /Broken link|layout or component/);
+    const output = await failingBuildWith(t, { 'content/docs/guia/a?b#c.mdx': '---\ntitle: Estranho\ndescription: Nome estranho.\n---\n\nTexto.\n' });
+    assert.match(output, /^content\/docs\/guia\/a\?b#c\.mdx {2}The route \/docs\/guia\/a\?b#c contains '\?' and '#', which end or escape a URL's path: every link to the page breaks\.$/m);
+    assert.match(output, /Fix: In a URL, '\?' starts a query, '#' a fragment and '%' an escape\. Rename the file/);
+    assert.doesNotMatch(output, /Broken link|layout or component/);
+  });
+
+  it('an import of a file that does not exist: the line of the import statement', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/importa.mdx': '---\ntitle: Importa\ndescription: Importa.\n---\n\nTexto.\n\nimport { Grafico } from "./grafico.mjs";\n\n<Grafico />\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/importa\.mdx:8:26 {2}The import '\.\/grafico\.mjs' cannot be found\.$/m);
+    assert.match(output, /^> +8 \| import \{ Grafico \} from "\.\/grafico\.mjs";$/m);
+    assert.match(output, /Fix: Fix the path \(it is relative to this file, with its extension\)/);
   });
 
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async (t) => {

@@ -28,6 +28,7 @@ import rehypeHeadings from '../mdx/rehype-headings.ts';
 import rehypeHighlight from '../mdx/rehype-highlight.ts';
 import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
+import { locateImportError } from '../mdx/import-errors.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
@@ -374,11 +375,16 @@ export async function compileCode(input: { file: string; relFile: string; source
   return { code, toc, links, markdown, classes };
 }
 
-async function evaluate(code: string, input: { file: string; relFile: string }): Promise<MDXContent> {
+async function evaluate(code: string, input: { file: string; relFile: string; source: string }): Promise<MDXContent> {
   try {
     const mod = await run(code, { ...runtime, baseUrl: pathToFileURL(input.file).href });
     return mod.default;
   } catch (error) {
+    const failedImport = locateImportError(input.source, input.file, error);
+    if (failedImport) {
+      const { line, column, message, hint } = failedImport;
+      throw new DocsgenError(message, { file: input.relFile, line, column, excerpt: codeExcerpt(input.source, line, column), hint, cause: error });
+    }
     throw new DocsgenError(`MDX could not be evaluated: ${error instanceof Error ? error.message : String(error)}`, {
       file: input.relFile,
       hint: 'An expression or import in the file fails when run. Built-in components (Tabs, TabItem, ...) need no import.',

@@ -77,7 +77,10 @@ export interface LoadedApiDocument {
   /** parsed, JSON-compatible */
   document: Record<string, unknown>;
   yamlText: string;
+  /** The document as written, for download. */
   jsonText: string;
+  /** What the API reference (Elements) loads: the document with links to the site made root-relative. */
+  referenceJsonText?: string;
   /** JSON texts */
   postman: { collection: string; environment: string };
   /** Links to the site's own pages in the descriptions (made root-relative), with their lines in the YAML. */
@@ -150,7 +153,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
 
-  // Postman and the YAML download keep the author's absolute links; the reference shows the site's own.
+  // The downloads and Postman keep the author's absolute links; the reference shows the site's own.
   const shown = options.siteUrl ? localizeSiteLinks(document, options.siteUrl, yamlSource) : { document, links: [] };
   const operations = summarizeOperations(shown.document);
 
@@ -166,7 +169,8 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
     operations,
     document: shown.document,
     yamlText,
-    jsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
+    jsonText: `${JSON.stringify(document, null, 2)}\n`,
+    referenceJsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
   };
   try {
     const postman = await buildPostmanFiles({ ...api, document });

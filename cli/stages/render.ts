@@ -195,7 +195,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         operations: api.operations.map((op) => ({ ...toOperationView(op), ...input.apiExamples?.get(api.id)?.get(op.operationId) })),
         samplesGroupId: ref.samplesGroupId,
         island: {
-          specUrl: `/openapi/${api.id}.json`,
+          specUrl: `/openapi/${api.id}.reference.json`,
           tryItServer: pickServer([api.servers], ref.sandboxServer),
           sandboxServer: ref.sandboxServer ?? '',
         },

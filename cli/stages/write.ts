@@ -24,6 +24,7 @@ export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; post
   for (const api of input.apis) {
     files.push(text(`openapi/${api.id}.yaml`, api.yamlText));
     files.push(text(`openapi/${api.id}.json`, api.jsonText));
+    files.push(text(`openapi/${api.id}.reference.json`, api.referenceJsonText ?? api.jsonText));
     files.push(text(`openapi/${api.id}.postman_collection.json`, api.postman.collection));
     files.push(text(`openapi/${api.id}.postman_environment.json`, api.postman.environment));
   }
