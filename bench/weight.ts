@@ -4,8 +4,8 @@
  * to count raw and gzip bytes), not estimated from the files on disk:
  * - before the load event: what the page needs to be usable;
  * - until the network is idle: that plus what loads afterwards (islands mounted after
- *   load, their data). The API reference's Elements starts only on an interaction, which
- *   no one makes here, so the API pages count what a reader who only reads downloads.
+ *   load, their data). The API reference's Elements starts only when the reader asks for
+ *   the console, which no one does here, so the API pages count what a reader who only reads downloads.
  * Gzip is level 9 of each body on its own, the usual "KB gzip" of bundle-size tools;
  * `transfer` is what `docsgen serve` really sent (brotli when the browser asks for it).
  */

@@ -26,10 +26,9 @@ export const DATA = {
   island: 'data-island',
   islandProps: 'data-island-props',
   /**
-   * On an island: when it starts. "interaction" waits for the reader's first input on
-   * the page (or a `#/` route in the address); "request" waits until the address
-   * fragment starts with its data-island-route (a link the reader followed, or a deep
-   * link); without it, islands start after load and idle.
+   * On an island: when it starts. "request" waits until the address fragment starts
+   * with its data-island-route (a link the reader followed, or a deep link); without
+   * it, islands start after load and idle.
    */
   islandStart: 'data-island-start',
   /** On an island started "request": the address fragment that asks for it (`#try/` and what follows). */

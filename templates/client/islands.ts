@@ -108,62 +108,18 @@ export async function mountIsland(element: HTMLElement): Promise<void> {
 }
 
 /**
- * What counts as the reader's first interaction with the page, for islands marked
- * `data-island-start="interaction"`. Any of them starts every such island that waits;
- * `click` and `hashchange` also catch activations without a pointer (keyboard,
- * assistive technology) and links of the page followed to a `#` target.
- */
-const INTERACTIONS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'wheel', 'focusin', 'click', 'hashchange'] as const;
-
-const waiting = new Set<HTMLElement>();
-let disarm: (() => void) | undefined;
-
-function startWaiting(): void {
-  disarm?.();
-  const elements = [...waiting];
-  waiting.clear();
-  for (const element of elements) if (element.isConnected) void mountIsland(element);
-}
-
-function arm(): void {
-  if (disarm) return;
-  const options: AddEventListenerOptions = { capture: true, passive: true };
-  for (const type of INTERACTIONS) window.addEventListener(type, startWaiting, options);
-  // Scrolling counts too, but only from the next frame: the router's own scrolling for
-  // the page it just showed (top, hash, restored position) fires its event then.
-  let frame: number | undefined = window.requestAnimationFrame(() => {
-    frame = undefined;
-    window.addEventListener('scroll', startWaiting, options);
-  });
-  disarm = () => {
-    disarm = undefined;
-    if (frame !== undefined) window.cancelAnimationFrame(frame);
-    window.removeEventListener('scroll', startWaiting, options);
-    for (const type of INTERACTIONS) window.removeEventListener(type, startWaiting, options);
-  };
-}
-
-/** An address with a route of an island's own (the API reference's `#/operations/...`) asks for the island at once. */
-function islandRouteInAddress(): boolean {
-  return location.hash.startsWith('#/');
-}
-
-/**
- * Islands that must be visible without interaction start once the page has loaded and
- * the main thread is idle. Those marked to start on interaction, whose first run is too
- * heavy to spend on a reader who may only read, wait for the first input (the server
- * markup is complete until then). Search starts on intent (main.ts).
+ * Islands that must be visible start once the page has loaded and the main thread is
+ * idle. Those marked to start on request, too heavy to spend on a reader who may only
+ * read, wait until the address asks for them (a link the reader followed, or a deep
+ * link); the server markup is complete until then. Search starts on intent (main.ts).
  */
 export function mountEagerIslands(root: ParentNode = document): void {
   const eager: HTMLElement[] = [];
   for (const element of root.querySelectorAll<HTMLElement>(`[${DATA.island}]`)) {
     if (element.getAttribute(DATA.island) === 'search') continue;
     if (element.getAttribute(DATA.islandStart) === 'request') startOnRequest(element);
-    else if (element.getAttribute(DATA.islandStart) !== 'interaction') eager.push(element);
-    else if (islandRouteInAddress()) void mountIsland(element);
-    else waiting.add(element);
+    else eager.push(element);
   }
-  if (waiting.size) arm();
   if (!eager.length) return;
   const start = () => {
     for (const element of eager) if (element.isConnected) void mountIsland(element);
@@ -196,8 +152,6 @@ function startOnRequest(element: HTMLElement): void {
 
 export function unmountIslands(root: ParentNode): void {
   for (const element of requested) if (root.contains(element)) requested.delete(element);
-  for (const element of waiting) if (root.contains(element)) waiting.delete(element);
-  if (!waiting.size) disarm?.();
   for (const [element, unmount] of mounted) {
     if (!root.contains(element)) continue;
     mounted.delete(element);

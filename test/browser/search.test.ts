@@ -251,7 +251,7 @@ describe('search dialog', () => {
     assert.match(all[0]!.group, /^API\s*API Reference$/);
     assert.match(all[0]!.heading, /^POST \/v1\/payments · Criar pagamento$/);
     await openResult(page, '/api-reference#/operations/createPayment');
-    // The server summary has the operation's id; Stoplight Elements, once loaded, shows the operation under its summary.
+    // The server-rendered reference has the operation under its id.
     await page.waitForFunction(
       () => {
         const candidates = [document.getElementById('/operations/createPayment'), ...Array.from(document.querySelectorAll<HTMLElement>('h1, h2, h3'))];
