@@ -73,7 +73,9 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       noindex: entry.kind === 'not-found',
       markdown: hasMarkdownTwin(entry.kind) ? markdownPath(canonicalRoute) : undefined,
     };
-    const wanted = new Set(['search', ...(entry.islands ?? [])]);
+    // Doc and API reference pages have a "Copy page" button, whose code loads on its first click.
+    const copyPage = entry.kind === 'doc' || entry.kind === 'docs-root' || entry.kind === 'api' ? ['copy-page'] : [];
+    const wanted = new Set(['search', ...copyPage, ...(entry.islands ?? [])]);
     const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
     const assets: PageAssets = { ...input.assets, islands, preload: [] };
     try {
