@@ -5,7 +5,7 @@
  */
 
 /** Interactive parts that load their own React chunk and hydrate. */
-export const ISLANDS = ['search', 'api-reference', 'slide-deck'] as const;
+export const ISLANDS = ['search', 'api-reference', 'slide-deck', 'copy-page'] as const;
 export type IslandName = (typeof ISLANDS)[number];
 
 /**

@@ -62,10 +62,12 @@ export const NOT_FOUND_ROUTE = '/404';
 /** Islands every page loads. */
 const PAGE_ISLANDS = ['search'];
 const API_ISLANDS = ['api-reference'];
+/** The "Copy page" button's code, on doc and API reference pages. */
+const COPY_PAGE_ISLANDS = ['copy-page'];
 
 /** The islands some page of the site will load, so the bundle leaves the others out. */
 export function usedIslands(config: SiteConfig): string[] {
-  return [...PAGE_ISLANDS, ...(config.apiReferences.length > 0 ? API_ISLANDS : [])];
+  return [...PAGE_ISLANDS, ...COPY_PAGE_ISLANDS, ...(config.apiReferences.length > 0 ? API_ISLANDS : [])];
 }
 
 export interface RenderOptions {
@@ -109,7 +111,9 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       noindex: entry.kind === 'not-found',
       markdown: hasMarkdownTwin(entry.kind) ? markdownPath(canonicalRoute) : undefined,
     };
-    const wanted = new Set([...PAGE_ISLANDS, ...(entry.islands ?? [])]);
+    // Doc and API reference pages have a "Copy page" button, whose code loads on its first click.
+    const copyPage = entry.kind === 'doc' || entry.kind === 'docs-root' || entry.kind === 'api' ? COPY_PAGE_ISLANDS : [];
+    const wanted = new Set([...PAGE_ISLANDS, ...copyPage, ...(entry.islands ?? [])]);
     const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
     const assets: PageAssets = { ...input.assets, islands, preload: [] };
     try {

@@ -6,7 +6,8 @@
  */
 import { initAnnouncement, initDropdowns } from './chrome.ts';
 import { initCopyButtons } from './copy.ts';
-import { mountEagerIslands, mountIsland } from './islands.ts';
+import type { copyPage } from './islands/copy-page.ts';
+import { loadIsland, mountEagerIslands, mountIsland } from './islands.ts';
 import { initMenu } from './menu.ts';
 import { initRouter } from './router.ts';
 import { initSidebar } from './sidebar.ts';
@@ -33,9 +34,8 @@ initToc();
 // "Copy page" loads its code on the first click: no page pays for it before.
 document.addEventListener('click', (event) => {
   const button = (event.target as Element | null)?.closest?.<HTMLButtonElement>(`[${DATA.copyPage}] > button`);
-  const nav = button?.parentElement;
-  const href = nav?.getAttribute(DATA.copyPage);
-  if (button && nav && href) void import('./copy-page.ts').then((m) => m.copyPage(nav, button, href));
+  // Not an island to mount: only its function is wanted, hence the cast.
+  if (button) void loadIsland('copy-page')?.then((m) => (m as unknown as { copyPage: typeof copyPage }).copyPage(button));
 });
 // After the menu and the other click handlers: they run first and may claim a click.
 initRouter();

@@ -1,11 +1,19 @@
 /**
  * "Copy page": fetches the page's Markdown twin and puts it on the clipboard. Loaded by
- * the first click on the button (main.ts), so pages carry none of it.
+ * the first click on the button (main.ts) through the islands manifest, like an island
+ * but with nothing to mount.
+ *
+ * It imports shared.ts like every other entry: esbuild keeps its runtime helpers in the
+ * chunk of the code all entries share, and an entry sharing nothing would split them
+ * into one more chunk that every page loads.
  */
+import { DATA } from '../../shared.ts';
 const RESET_MS = 2000;
 
-/** `nav` holds the button and the status; `href` is the twin's URL (main.ts reads both, so this chunk shares no module with it). */
-export async function copyPage(nav: HTMLElement, button: HTMLButtonElement, href: string): Promise<void> {
+export async function copyPage(button: HTMLButtonElement): Promise<void> {
+  const nav = button.closest<HTMLElement>(`[${DATA.copyPage}]`);
+  const href = nav?.getAttribute(DATA.copyPage);
+  if (!nav || !href) return;
   const text = fetch(href).then((response) => {
     if (!response.ok) throw new Error(`${href} answered ${response.status}`);
     return response.text();
