@@ -75,6 +75,7 @@ export function defaultCacheDir(config: SiteConfig): string {
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
   await flushCompileCache(session.compile);
+  session.compile = createCompileCache({ diskDir: session.compile.diskDir });
   session.frontMatter = createFrontMatterCache();
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();
@@ -179,6 +180,9 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const site = await buildSite(config, { logger, session });
   // The next build reads what this one compiled.
   await flushCompileCache(session.compile);
+  // A build that made its own session keeps nothing for a next one: what its stages cached
+  // (compiled documents, parsed pages, search records) goes before the site is written and crawled.
+  if (!options.session) await disposeBuildSession(session);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
