@@ -86,6 +86,7 @@ export function defaultCacheDir(config: SiteConfig): string {
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
   await flushCompileCache(session.compile);
+  session.compile = createCompileCache({ diskDir: session.compile.diskDir });
   session.frontMatter = createFrontMatterCache();
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();
@@ -201,6 +202,9 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const site = await buildSite(config, { logger, session });
   // The next build reads what this one compiled.
   await flushCompileCache(session.compile);
+  // A build that made its own session keeps nothing for a next one: what its stages cached
+  // (compiled documents, parsed pages, search records) goes before the site is written and crawled.
+  if (!options.session) await disposeBuildSession(session);
   const staging = removeOnSignal(stagingDir(outDir));
   let written: Awaited<ReturnType<typeof write>>;
   try {

@@ -418,15 +418,20 @@ export function passageBounds(text: string, size = PASSAGE_CHARS): [start: numbe
   return bounds;
 }
 
-/** What one record adds to the index, apart from its share of the collection's statistics. */
+/**
+ * What one record adds to the index, apart from its share of the collection's
+ * statistics. Kept in arrays by term rather than in Maps: a large site has hundreds of
+ * thousands of records, and per-record Maps were most of the build's peak memory.
+ */
 interface RecordCounts {
+  terms: string[];
   /** Weighted count of each term. */
-  weights: Map<string, number>;
-  bonuses: Map<string, number>;
-  /** The passage where each term of the text first appears. */
-  firstPassage: Map<string, number>;
-  /** The word forms of each term found in the record. */
-  forms: Map<string, Set<string>>;
+  weights: Float64Array;
+  bonuses: Float64Array;
+  /** The passage where each term of the text first appears (0 for terms only in titles and headings). */
+  firstPassage: Uint8Array;
+  /** The word forms of each term found in the record, comma-separated. */
+  forms: string[];
   /** Terms in the text and heading, for length normalisation. */
   length: number;
   passages: SearchPassage[];
@@ -434,7 +439,7 @@ interface RecordCounts {
 
 function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCounts {
   const bounds = passageBounds(rec.text);
-  const counts: RecordCounts = { weights: new Map(), bonuses: new Map(), firstPassage: new Map(), forms: new Map(), length: 0, passages: [] };
+  const counts = { weights: new Map<string, number>(), bonuses: new Map<string, number>(), firstPassage: new Map<string, number>(), forms: new Map<string, Set<string>>(), length: 0 };
   const passageAt = (offset: number) => {
     let i = 0;
     while (i < bounds.length - 1 && offset >= bounds[i + 1]![0]) i++;
@@ -466,13 +471,20 @@ function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCount
     const length = add(field.text, field.field, false);
     if (field.text === rec.heading) counts.length += length;
   }
-  counts.length = Math.max(1, counts.length);
-  counts.passages = bounds.map(([start, end]) => ({
-    h: rec.heading,
-    a: rec.anchor,
-    t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
-  }));
-  return counts;
+  const terms = [...counts.weights.keys()];
+  return {
+    terms,
+    weights: Float64Array.from(terms, (term) => counts.weights.get(term)!),
+    bonuses: Float64Array.from(terms, (term) => counts.bonuses.get(term) ?? 0),
+    firstPassage: Uint8Array.from(terms, (term) => counts.firstPassage.get(term) ?? 0),
+    forms: terms.map((term) => [...counts.forms.get(term)!].join(',')),
+    length: Math.max(1, counts.length),
+    passages: bounds.map(([start, end]) => ({
+      h: rec.heading,
+      a: rec.anchor,
+      t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
+    })),
+  };
 }
 
 /** The index in memory: what the files will hold. */
@@ -486,25 +498,27 @@ export async function buildIndexData(pages: readonly SearchPage[], pause = timeS
       let counts = countsOfRecord.get(rec);
       if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, cache.stems)));
       counted.push(counts);
-      for (const [term, termForms] of counts.forms) {
+      counts.terms.forEach((term, i) => {
         let set = forms.get(term);
         if (!set) forms.set(term, (set = new Set()));
-        for (const form of termForms) set.add(form);
-      }
+        for (const form of counts.forms[i]!.split(',')) set.add(form);
+      });
     }
   }
 
   const averageLength = counted.reduce((sum, r) => sum + r.length, 0) / Math.max(1, counted.length);
-  const postings = new Map<string, Posting[]>();
-  for (const [record, { weights, bonuses, firstPassage, length }] of counted.entries()) {
+  /** record, weight, passage, record, weight, passage, …: a flat list of numbers per term, not an object per posting. */
+  const postings = new Map<string, number[]>();
+  for (const [record, { terms, weights, bonuses, firstPassage, length }] of counted.entries()) {
     if (pause.due()) await pause();
     const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength);
-    for (const [term, weight] of weights) {
+    terms.forEach((term, i) => {
       let list = postings.get(term);
       if (!list) postings.set(term, (list = []));
-      const impact = IMPACT_SCALE * ((weight * (BM25.k1 + 1)) / (weight + norm) + (bonuses.get(term) ?? 0));
-      list.push({ record, weight: Math.round(impact), passage: firstPassage.get(term) ?? 0 });
-    }
+      const weight = weights[i]!;
+      const impact = IMPACT_SCALE * ((weight * (BM25.k1 + 1)) / (weight + norm) + bonuses[i]!);
+      list.push(record, Math.round(impact), firstPassage[i]!);
+    });
   }
 
   // A word form's shard is decided by its first three letters; a stem goes into every shard one of its forms falls in.
@@ -515,7 +529,10 @@ export async function buildIndexData(pages: readonly SearchPage[], pause = timeS
   for (const [i, term] of [...postings.keys()].sort().entries()) {
     if (i % 256 === 0 && pause.due()) await pause();
     const termForms = [...forms.get(term)!].sort();
-    const encoded = encodePostings(postings.get(term)!);
+    const flat = postings.get(term)!;
+    const list: Posting[] = [];
+    for (let j = 0; j < flat.length; j += 3) list.push({ record: flat[j]!, weight: flat[j + 1]!, passage: flat[j + 2]! });
+    const encoded = encodePostings(list);
     for (const form of termForms) shards[shardBucket(shardKey(form), buckets)]![term] = [termForms.join(','), encoded];
   }
   const meta: SearchMeta = {
