@@ -89,7 +89,7 @@ describe('phones and keyboards (real site)', () => {
     await page.close();
   });
 
-  it('without JavaScript, search and the colour-mode switch are not shown; with it they are', async () => {
+  it('without JavaScript, search, the colour-mode switch and the menu button are not shown (on phones the docs sidebar follows the page); with it they are', async () => {
     const controls = ['.navbar__search', '.navbar__items--right [data-theme-toggle]'];
     const shown = (page: Page) => Promise.all(controls.map((selector) => page.locator(selector).isVisible()));
     const plain = await open('/docs/api/pagamento', 1280, env.noScript);
@@ -98,5 +98,13 @@ describe('phones and keyboards (real site)', () => {
     const scripted = await open('/docs/api/pagamento', 1280);
     assert.deepEqual(await shown(scripted), [true, true]);
     await scripted.close();
+    // On a phone the menu button could not open anything: the docs sidebar follows the page instead.
+    const phone = await open('/docs/api/pagamento', 390, env.noScript);
+    assert.equal(await phone.locator('.navbar__toggle').isVisible(), false);
+    assert.equal(await phone.locator('.doc-sidebar a.menu__caret', { hasText: 'Anexos' }).isVisible(), true);
+    const [article, sidebar] = await Promise.all(['.doc-article', '.doc-sidebar'].map((s) => phone.locator(s).boundingBox()));
+    assert.ok(article && sidebar && sidebar.y >= article.y + article.height, 'the sidebar comes after the page');
+    assert.equal(await phone.evaluate(() => document.documentElement.scrollWidth), 390);
+    await phone.close();
   });
 });
