@@ -5,7 +5,7 @@
  * they navigate; without JavaScript the "more" link leads to a doc among them.
  */
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build } from '../../cli/build.ts';
@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { SIDEBAR_WINDOW } from '../../templates/shared.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { makeSite } from '../helpers/fixtures.ts';
+import { createCleanup } from '../helpers/temp.ts';
 import { clickInPage, markerSurvived, setMarker } from './harness.ts';
 
 const COUNT = 60;
@@ -23,13 +24,14 @@ const LAST = `/docs/${id(COUNT - 1)}`;
 const LEFT_OUT = COUNT - SIDEBAR_WINDOW;
 
 describe('a long sidebar list (fixture site)', () => {
+  const cleanup = createCleanup();
   let site = '';
   let server: RunningServer;
   let browser: TestBrowser;
   let noScript: TestBrowser;
 
   before(async () => {
-    site = await makeSite();
+    site = await makeSite(cleanup);
     for (let i = 0; i < COUNT; i++) {
       const file = path.join(site, 'content/docs', `${id(i)}.md`);
       await mkdir(path.dirname(file), { recursive: true });
@@ -48,7 +50,7 @@ describe('a long sidebar list (fixture site)', () => {
     await browser?.close();
     await noScript?.close();
     await server?.close();
-    if (site) await rm(site, { recursive: true, force: true });
+    await cleanup.run();
   });
 
   it('shows a window with a "more" link that puts the left-out items in place, focused, and they navigate', async () => {
