@@ -1,12 +1,8 @@
 /**
  * The only module both the build (Node) and the browser import. It names the
- * contract between server-rendered markup and client code: island names, data
- * attributes, storage keys. No imports, so it can never pull Node or DOM code along.
+ * contract between server-rendered markup and client code: data attributes,
+ * storage keys. No imports, so it can never pull Node or DOM code along.
  */
-
-/** Interactive parts that load their own React chunk and hydrate. */
-export const ISLANDS = ['search', 'api-reference', 'slide-deck', 'copy-page'] as const;
-export type IslandName = (typeof ISLANDS)[number];
 
 /**
  * Attributes the inline head script sets on <html>. Kept apart from DATA so that

@@ -14,7 +14,6 @@ import type { Element } from 'domhandler';
 import { getAttributeValue, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { parse as parseYaml } from 'yaml';
-import { API_REFERENCE_SCOPE, scopeCss } from '../cli/stages/bundle.ts';
 import { builtSite, repoRoot } from './helpers/site.ts';
 
 const PAGES = [
@@ -267,33 +266,5 @@ describe('API reference pages (built site)', () => {
       assert.ok(!css.includes(`}${global}`) && !css.startsWith(global), `unscoped "${global}" in the island stylesheet`);
     }
     assert.ok(css.includes(':where([data-island=api-reference]) :focus{outline:none}'), 'the focus reset applies inside the island only');
-  });
-});
-
-describe('scopeCss', () => {
-  const scope = API_REFERENCE_SCOPE;
-  const w = `:where(${scope})`;
-
-  it('prefixes element selectors and keeps their specificity with :where()', () => {
-    assert.equal(scopeCss('h1,h2{margin:0}a{color:inherit}', scope), `${w} h1,${w} h2{margin:0}${w} a{color:inherit}`);
-    assert.equal(scopeCss(':focus{outline:none}*,:after{box-sizing:border-box}', scope), `${w} :focus{outline:none}${w} *,${w} :after{box-sizing:border-box}`);
-  });
-
-  it("leaves rules that need Elements' own classes alone", () => {
-    const own = '.sl-stack--1{gap:4px}.hover\\:sl-bg-primary:hover{color:red}.sl-prose td:not([align=center],[align=right]){text-align:left}';
-    assert.equal(scopeCss(own, scope), own);
-    assert.equal(scopeCss('h1:not(.sl-x){margin:0}', scope), `${w} h1:not(.sl-x){margin:0}`, ':not(.sl-…) still matches everything else');
-  });
-
-  it('turns html and :root into the scope, drops body, and keeps theme rules working for <html data-theme>', () => {
-    assert.equal(scopeCss(':root{--x:1}html{font-family:a}body{margin:0}body .x{y:1}', scope), `${w}{--x:1}${w}{font-family:a}${w} .x{y:1}`);
-    assert.equal(scopeCss('[data-theme=dark] .sl-inverted{a:b}', scope), '[data-theme=dark] .sl-inverted{a:b}');
-    assert.equal(scopeCss(':root,[data-theme=light]{--c:1}', scope), `${w},[data-theme=light] ${w},${w} [data-theme=light]{--c:1}`);
-  });
-
-  it('recurses into @media and @supports, keeps @keyframes and @font-face, and respects strings and comments', () => {
-    assert.equal(scopeCss('@media (max-width:10px){ul{a:b}}', scope), `@media (max-width:10px){${w} ul{a:b}}`);
-    assert.equal(scopeCss('@keyframes spin{from{a:b}to{a:c}}@font-face{font-family:x}', scope), '@keyframes spin{from{a:b}to{a:c}}@font-face{font-family:x}');
-    assert.equal(scopeCss('a[title="{,}"]{content:"}"}/* p{} */p{x:y}', scope), `${w} a[title="{,}"]{content:"}"}${w} p{x:y}`);
   });
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
+import { scopeCss } from './scope-css.ts';
 
 export interface OutputAsset {
   /** Path inside the output folder, posix, e.g. 'assets/main-7KQ2M4ZB.js'. */
@@ -60,7 +61,6 @@ type SiteBuildOptions = esbuild.BuildOptions & { metafile: true; write: false };
 type ThemeInitOptions = esbuild.BuildOptions & { metafile: true; write: false };
 
 export interface BundleOptions {
-  minify?: boolean;
   cache?: BundleCache;
   /** Islands some page of the site uses (render's usedIslands()); the others are not bundled. Default: all. */
   islands?: readonly string[];
@@ -79,9 +79,8 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   };
   for (const file of islandFiles) entryPoints[`island-${file.replace(/\.tsx?$/, '')}`] = path.join(islandsDir, file);
 
-  const minify = options.minify ?? true;
   const cache = options.cache;
-  const signature = JSON.stringify([entryPoints, minify]);
+  const signature = JSON.stringify(entryPoints);
   if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
 
   const siteOptions: SiteBuildOptions = {
@@ -91,7 +90,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     format: 'esm',
     platform: 'browser',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-    minify,
+    minify: true,
     sourcemap: false,
     metafile: true,
     write: false,
@@ -142,6 +141,8 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
     const first = failure.errors?.[0];
+    // A plugin's own error already says what to do (esbuild keeps the thrown value in `detail`).
+    if (first?.detail instanceof DocsgenError) throw first.detail;
     throw new DocsgenError(`Client bundle failed: ${first?.text ?? String(error)}`, {
       file: first?.location?.file,
       line: first?.location?.line,
@@ -213,14 +214,24 @@ export const API_REFERENCE_SCOPE = '[data-island="api-reference"]';
 
 /** CommonJS modules of Elements' dependencies that read Node's `process` without checking it exists. */
 const PROCESS_READERS = /[\\/]node_modules[\\/](?:util|@stoplight[\\/]json-schema-ref-parser)[\\/].*\.c?js$/;
+/**
+ * Browser stand-ins for the Node built-ins Elements' dependencies use: `buffer`
+ * (@stoplight/yaml-ast-parser), `url` (@stoplight/json-schema-ref-parser) and `process`
+ * (PROCESS_READERS). Those dependencies import them without declaring them, so the
+ * packages are in docsgen's own package.json "dependencies" for this plugin alone: no
+ * other code imports them, and a dependency clean-up that removes one breaks the API
+ * reference pages. They are resolved from docsgen's folder, by name, so a missing one
+ * fails the build with the package to install instead of a bundler error deep in Elements.
+ */
+const NODE_SHIMS = { buffer: 'buffer/index.js', url: 'url/url.js', process: 'process/browser.js' } as const;
 const JOTAI_RESOLVING = Symbol('resolving jotai/utils');
 const ELEMENTS_STYLESHEET = /[\\/]node_modules[\\/]@stoplight[\\/]elements(?:-core)?[\\/]styles\.min\.css$/;
 
 /**
  * What Stoplight Elements (the api-reference island) needs from the bundler. It was
  * written for bundlers that gave every module Node's globals; esbuild gives none.
- * - `buffer` and `url` imports resolve to the npm browser packages of those names,
- *   installed as dependencies, so they need nothing here and only Elements' chunk has them.
+ * - `buffer` and `url` imports resolve to the npm browser packages of NODE_SHIMS; only
+ *   Elements' chunk has them.
  * - The few modules that read `process` unguarded get a *local* `process` from the npm
  *   `process` package. A global or esbuild's `inject` would reach every other chunk,
  *   where libraries that test `typeof process` would take it for Node.
@@ -233,18 +244,21 @@ function elementsPlugin(): esbuild.Plugin {
   return {
     name: 'docsgen-stoplight-elements',
     setup(build) {
-      let processShim: string | undefined;
-      build.onLoad({ filter: PROCESS_READERS }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!/\bprocess\b/.test(source.replace(/process\.env\.NODE_ENV/g, ''))) return undefined;
+      const shim = (name: keyof typeof NODE_SHIMS, importer: string): string => {
         try {
-          processShim ??= require.resolve('process/browser.js');
+          return require.resolve(NODE_SHIMS[name]);
         } catch (cause) {
-          throw new DocsgenError(`${args.path} needs the npm package 'process', which is not installed.`, {
-            hint: "Run `npm install` in the docsgen folder; 'process' is one of docsgen's dependencies.",
+          throw new DocsgenError(`${importer} needs the npm package '${name}', which is not installed.`, {
+            hint: `Run \`npm install\` in the docsgen folder; '${name}' is one of docsgen's dependencies (the API reference pages need it).`,
             cause,
           });
         }
+      };
+      build.onResolve({ filter: /^(?:buffer|url)$/ }, (args) => ({ path: shim(args.path as 'buffer' | 'url', args.importer) }));
+      build.onLoad({ filter: PROCESS_READERS }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!/\bprocess\b/.test(source.replace(/process\.env\.NODE_ENV/g, ''))) return undefined;
+        const processShim = shim('process', args.path);
         return { contents: `var process = require(${JSON.stringify(processShim)});\n${source}`, loader: 'js', resolveDir: path.dirname(args.path) };
       });
       // jotai 1.13 (json-schema-viewer's copy) wraps two hooks of jotai/utils in a console.warn
@@ -267,150 +281,10 @@ function elementsPlugin(): esbuild.Plugin {
         };
       });
       build.onLoad({ filter: ELEMENTS_STYLESHEET }, async (args) => ({
-        contents: scopeCss(await readFile(args.path, 'utf8'), API_REFERENCE_SCOPE),
+        contents: scopeCss(await readFile(args.path, 'utf8'), API_REFERENCE_SCOPE, args.path),
         loader: 'css',
         resolveDir: path.dirname(args.path),
       }));
     },
   };
-}
-
-/**
- * Rewrites a stylesheet so it applies only inside the elements matching `scope`:
- * - `html`, `:root` and `body x` become the scope (`body` itself is dropped: its
- *   margin and 100vh height are for a whole page);
- * - a rule for `[data-theme=…]` applies to the scope under that theme (the attribute
- *   is on <html>) and to themed elements inside it;
- * - selectors that need a class containing `sl-` match only Elements' own markup and
- *   stay as they are; every other selector gets the scope in front.
- * The scope is wrapped in :where(), which adds no specificity, so every rule keeps the
- * weight it was written with and Elements' own rules still override its resets.
- */
-export function scopeCss(css: string, scope: string): string {
-  return scopeRules(css, `:where(${scope})`);
-}
-
-function scopeRules(css: string, where: string): string {
-  let out = '';
-  let i = 0;
-  while (i < css.length) {
-    const stop = scan(css, i, (c) => c === '{' || c === ';' || c === '}');
-    if (stop === -1) {
-      out += css.slice(i);
-      break;
-    }
-    if (css[stop] !== '{') {
-      // @charset/@import statements, or a stray brace: kept as written.
-      out += css.slice(i, stop + 1);
-      i = stop + 1;
-      continue;
-    }
-    // Comments in a selector say nothing to the browser; dropping them keeps the rewrite simple.
-    const prelude = css.slice(i, stop).replace(/\/\*[\s\S]*?\*\//g, '').trim();
-    const end = closingBrace(css, stop);
-    const body = css.slice(stop + 1, end);
-    if (prelude.startsWith('@')) {
-      const holdsRules = /^@(?:media|supports|layer|container|document)\b/i.test(prelude);
-      out += `${prelude}{${holdsRules ? scopeRules(body, where) : body}}`;
-    } else {
-      const selectors = splitTopLevel(prelude, ',').flatMap((selector) => scopeSelector(selector.trim(), where));
-      if (selectors.length > 0) out += `${selectors.join(',')}{${body}}`;
-    }
-    i = end + 1;
-  }
-  return out;
-}
-
-function scopeSelector(selector: string, where: string): string[] {
-  if (selector === '') return [];
-  if (matchesOwnMarkupOnly(selector)) return [selector];
-  const cut = scan(selector, 0, (c) => /[\s>+~]/.test(c));
-  const first = cut === -1 ? selector : selector.slice(0, cut);
-  const rest = cut === -1 ? '' : selector.slice(cut);
-  if (/^(?:html|:root)$/i.test(first)) return [`${where}${rest}`];
-  if (/^body$/i.test(first)) return rest.trim() ? [`${where}${rest}`] : [];
-  if (/^\[data-theme\b/.test(first)) return [`${first} ${where}${rest}`, `${where} ${selector}`];
-  return [`${where} ${selector}`];
-}
-
-/** True when the selector requires an element with a class containing `sl-` (outside :not()). */
-function matchesOwnMarkupOnly(selector: string): boolean {
-  let positive = '';
-  let i = 0;
-  while (i < selector.length) {
-    if (selector.startsWith(':not(', i)) {
-      i = closingParen(selector, i + 4) + 1;
-      continue;
-    }
-    positive += selector[i];
-    i++;
-  }
-  return /\.(?:[\w-]|\\.)*sl-/.test(positive);
-}
-
-/** Index of the first character at nesting depth 0 (outside strings, comments, () and []) that satisfies `test`, or -1. */
-function scan(text: string, from: number, test: (c: string) => boolean): number {
-  let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") {
-      i = skipString(text, i);
-      continue;
-    }
-    if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close === -1 ? text.length : close + 1;
-      continue;
-    }
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (depth === 0 && test(c)) return i;
-    if (c === '(' || c === '[') depth++;
-    else if ((c === ')' || c === ']') && depth > 0) depth--;
-  }
-  return -1;
-}
-
-function skipString(text: string, start: number): number {
-  const quote = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === quote) return i;
-  }
-  return text.length;
-}
-
-function closingBrace(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = skipString(text, i);
-    else if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close === -1 ? text.length : close + 1;
-    } else if (c === '\\') i++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return text.length;
-}
-
-function closingParen(text: string, open: number): number {
-  const close = scan(text, open + 1, (c) => c === ')');
-  return close === -1 ? text.length : close;
-}
-
-function splitTopLevel(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (;;) {
-    const at = scan(text, start, (c) => c === separator);
-    if (at === -1) break;
-    parts.push(text.slice(start, at));
-    start = at + 1;
-  }
-  parts.push(text.slice(start));
-  return parts;
 }

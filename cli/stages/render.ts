@@ -153,7 +153,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   };
 
   renderDocs(input, config, site, emit);
-  renderBlog(input, config, site, emit, options.cache ?? createRenderCache());
+  renderBlog(input, config, emit, options.cache ?? createRenderCache());
   for (const entry of input.compiled.pages) {
     const body =
       'Component' in entry
@@ -323,7 +323,7 @@ function summaryOfPost(cache: RenderCache, entry: CompiledPost): PostSummary {
   };
 }
 
-function renderBlog(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void, cache: RenderCache): void {
+function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry) => void, cache: RenderCache): void {
   const summaryOf = (entry: CompiledPost) => summaryOfPost(cache, entry);
   const posts = input.compiled.posts;
   const base = config.blog.routeBasePath;
@@ -413,7 +413,6 @@ function renderBlog(input: RenderInput, config: SiteConfig, site: SiteData, emit
       { title: heading, description: tag.description ?? heading, kind: 'blog-tag' },
     );
   }
-  void site;
 }
 
 function toOperationView(op: LoadedApiDocument['operations'][number]): ApiOperationView {

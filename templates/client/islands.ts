@@ -46,7 +46,7 @@ export function loadIsland(name: string): Promise<IslandModule> | undefined {
   if (!promise) {
     // A failed module fetch stays failed in the module map, so a retry asks for a new URL.
     const url = attempts > 0 ? `${entry.js}?retry=${attempts}` : entry.js;
-    promise = Promise.all([import(/* @vite-ignore */ url) as Promise<IslandModule>, ...entry.css.map(loadCss)]).then(([mod]) => mod);
+    promise = Promise.all([import(url) as Promise<IslandModule>, ...entry.css.map(loadCss)]).then(([mod]) => mod);
     loading.set(entry.js, promise);
     promise.catch(() => loading.delete(entry.js));
   }
