@@ -26,7 +26,6 @@ import {
   SEARCH_FORMAT_VERSION,
   SEARCH_META_PATH,
   encodePostings,
-  type PagePassages,
   type Posting,
   type SearchKind,
   type SearchMeta,
@@ -552,11 +551,6 @@ function bucketCount(keys: number): number {
   return buckets;
 }
 
-/** One page's passages as written: the heading and anchor once per record, then its texts. */
-function pagePassagesJson(records: readonly SearchPassage[][]): string {
-  const out: PagePassages = records.map((list) => [list[0]?.h ?? '', list[0]?.a ?? '', list.map((p) => p.t)]);
-  return JSON.stringify(out);
-}
 
 /** Where the index's files live in the output: the fixed entry point, and the folders named by content. */
 export function isSearchIndexFile(rel: string): boolean {
@@ -570,11 +564,9 @@ export function indexFiles(data: SearchIndexData): OutputAsset[] {
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  let record = 0;
-  data.meta.counts.forEach((count, page) => {
-    bodies.push([`f/${page}.json`, pagePassagesJson(data.passages.slice(record, record + count))]);
-    record += count;
-  });
+  // One file per passage: grouping a page's passages in one file (or a record's) was measured
+  // over the first-results budget on the API pages, whose operations have long texts.
+  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, JSON.stringify(passage)])));
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;

@@ -5,7 +5,7 @@
  * index built in memory.
  */
 import { fold, isStopword, shardBucket, shardKey, wordTokens, words } from './analyze.ts';
-import { decodePostings, IMPACT_SCALE, type PagePassages, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from './format.ts';
+import { decodePostings, IMPACT_SCALE, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from './format.ts';
 
 /** How much a looser match is worth next to an exact one. */
 const PREFIX_FACTOR = 0.75;
@@ -123,17 +123,14 @@ export class SearchEngine {
   readonly meta: SearchMeta;
   private readonly load: JsonLoader;
   private readonly shards = new Map<number, Promise<SearchShard>>();
-  private readonly passages = new Map<number, Promise<PagePassages>>();
+  private readonly passages = new Map<string, Promise<SearchPassage>>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
-  /** Number of each page's first record. */
-  private readonly firstRecord: number[] = [];
 
   constructor(meta: SearchMeta, load: JsonLoader) {
     this.meta = meta;
     this.load = load;
     meta.counts.forEach((count, page) => {
-      this.firstRecord.push(this.pageOf.length);
       for (let i = 0; i < count; i++) this.pageOf.push(page);
     });
   }
@@ -148,10 +145,9 @@ export class SearchEngine {
   }
 
   /** Heading, anchor and text of one passage of a record, fetched once. */
-  async passage(record: number, passage: number): Promise<SearchPassage> {
-    const page = this.pageOf[record]!;
-    const [h, a, texts] = (await this.fetchOnce(this.passages, page, `${this.meta.base}f/${page}.json`))[record - this.firstRecord[page]!]!;
-    return { h, a, t: texts[passage] ?? texts[0] ?? '' };
+  passage(record: number, passage: number): Promise<SearchPassage> {
+    const key = `${record}-${passage}`;
+    return this.fetchOnce(this.passages, key, `${this.meta.base}f/${key}.json`);
   }
 
   /** One request per file; a failed one is forgotten so the next query tries again. */

@@ -7,16 +7,15 @@
  *   operation), the number of shard files, and the folder holding the rest.
  * - `<base>t/<bucket>.json`: the shards. A word's shard is chosen by its first three
  *   letters (hashed into `buckets` files), so a query word costs one small file.
- * - `<base>f/<page>.json`: the text of a page's records in passages of a few hundred
- *   characters, for excerpts (PagePassages). One file per page keeps the file count of
- *   a large site near its page count; only the files of the results on screen are
- *   fetched.
+ * - `<base>f/<record>-<passage>.json`: the text of records in passages of a few
+ *   hundred characters, for excerpts. Only the passages of the results on screen are
+ *   fetched, and only the passage where the words were found.
  * `<base>` is `/assets/search/<content hash>/`: those files are cached forever, and a
  * rebuild that changes the index changes the folder.
  */
 
 export const SEARCH_META_PATH = 'search/index.json';
-export const SEARCH_FORMAT_VERSION = 3;
+export const SEARCH_FORMAT_VERSION = 2;
 
 export type SearchKind = 'doc' | 'blog' | 'api' | 'page';
 
@@ -70,9 +69,6 @@ export interface SearchPassage {
   /** Plain text of the passage; '… ' and ' …' mark text of the section left out. */
   t: string;
 }
-
-/** The passages of one page, by record of the page: [heading, anchor, texts]. */
-export type PagePassages = [heading: string, anchor: string, texts: string[]][];
 
 const digit = (n: number, max: number) => Math.min(max, Math.max(0, Math.round(n))).toString(36);
 
