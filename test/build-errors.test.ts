@@ -159,6 +159,14 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /Fix: Fix the path \(it is relative to this file, with its extension\)/);
   });
 
+  it('an MDX expression that throws while the page renders: the line and column of the expression', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/quebra.mdx': '---\ntitle: Quebra\ndescription: Quebra.\n---\n\nTexto.\n\nO total é {[1, 2].map((n) => n.toFixed(2)).join(", ")} e {undefined.campo}.\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/quebra\.mdx:8:\d+ {2}Page \/docs\/guia\/quebra failed to render: Cannot read properties of undefined \(reading 'campo'\)$/m);
+    assert.match(output, /^> 8 \| O total é/m);
+  });
+
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async (t) => {
     const { output } = await failingBuild(t, 'bad-openapi');
     assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m);

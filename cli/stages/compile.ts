@@ -10,6 +10,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
+import { SourceMapGenerator } from 'source-map';
 import * as esbuild from 'esbuild';
 import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { Root as MdastRoot } from 'mdast';
@@ -29,6 +30,7 @@ import rehypeHighlight from '../mdx/rehype-highlight.ts';
 import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import { locateImportError } from '../mdx/import-errors.ts';
+import { locateRuntimeError, type EncodedSourceMap } from '../mdx/runtime-errors.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
@@ -133,6 +135,8 @@ export interface DiskEntry {
   markdown: MdastRoot;
   /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
   classes: [string, string | Record<string, string>][];
+  /** Compiled code -> MDX positions, so an error thrown while the page renders names its line. */
+  map?: EncodedSourceMap;
 }
 
 /**
@@ -318,7 +322,7 @@ async function compileUncached(input: { file: string; relFile: string; source: s
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
     context.cache.writes.add(writing);
   }
-  return { Content: await evaluate(entry.code, input), toc: entry.toc, links: entry.links, markdown: entry.markdown };
+  return { Content: await evaluate(entry.code, input, entry.map), toc: entry.toc, links: entry.links, markdown: entry.markdown };
 }
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
@@ -330,12 +334,14 @@ export async function compileCode(input: { file: string; relFile: string; source
   const links: SourceLink[] = [];
   let markdown: MdastRoot = { type: 'root', children: [] };
   let code: string;
+  let map: EncodedSourceMap | undefined;
   try {
     const output = await compileMdxSource(
       { path: input.file, value: input.source },
       {
         outputFormat: 'function-body',
         development: false,
+        SourceMapGenerator,
         remarkPlugins: [
           remarkNestingLimit,
           remarkFrontmatter,
@@ -363,6 +369,7 @@ export async function compileCode(input: { file: string; relFile: string; source
       },
     );
     code = String(output);
+    map = output.map as EncodedSourceMap | undefined;
   } catch (error) {
     throw mdxError(error, input);
   }
@@ -372,13 +379,29 @@ export async function compileCode(input: { file: string; relFile: string; source
     const style = registry.get(name);
     return style === undefined ? [] : [[name, style]];
   });
-  return { code, toc, links, markdown, classes };
+  return { code, toc, links, markdown, classes, map };
 }
 
-async function evaluate(code: string, input: { file: string; relFile: string; source: string }): Promise<MDXContent> {
+async function evaluate(code: string, input: { file: string; relFile: string; source: string }, map: EncodedSourceMap | undefined): Promise<MDXContent> {
   try {
     const mod = await run(code, { ...runtime, baseUrl: pathToFileURL(input.file).href });
-    return mod.default;
+    const Content = mod.default;
+    if (!map) return Content;
+    // Expressions run when the page renders, inside this call: an error there gets its MDX line.
+    return (props) => {
+      try {
+        return Content(props);
+      } catch (error) {
+        const at = locateRuntimeError(error, map);
+        if (!at) throw error;
+        throw new DocsgenError(error instanceof Error ? error.message : String(error), {
+          file: input.relFile,
+          ...at,
+          excerpt: codeExcerpt(input.source, at.line, at.column),
+          cause: error,
+        });
+      }
+    };
   } catch (error) {
     const failedImport = locateImportError(input.source, input.file, error);
     if (failedImport) {

@@ -138,9 +138,12 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const missing = /Expected component `(\w+)`/.exec(message);
+      // An MDX expression that threw carries its line (see compile.ts).
+      const at = error instanceof DocsgenError ? { line: error.line, column: error.column, excerpt: error.excerpt } : {};
       errors.push(
         new DocsgenError(`Page ${entry.route} failed to render: ${message.split('\n')[0]}`, {
           file: entry.sourceFile,
+          ...at,
           hint: missing
             ? `<${missing[1]}> is not a component docsgen provides (${Object.keys(mdxComponents).filter((k) => /^[A-Z]/.test(k)).join(', ')}). Check its spelling or import it.`
             : isStackOverflow(error)
