@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { parse as parseYaml, YAMLError } from 'yaml';
 import { resolveRef, type LoadedApiDocument } from '../../cli/stages/openapi.ts';
 import { asObject, type JsonObject } from '../../cli/json.ts';
-import { lineAt, where, type CodeBlock, type Source } from './sources.ts';
+import { lineAt, tables, where, type CodeBlock, type Source } from './sources.ts';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -425,4 +425,18 @@ export function tokenServerErrorFormatErrors(apis: readonly LoadedApiDocument[])
     }
   }
   return failures;
+}
+
+/**
+ * Failures where the consumer-facing messages for `decline_reason` are written in more
+ * than one table: the portal keeps one (in /docs/api/pagamento#motivos-de-recusa),
+ * and two copies drift apart.
+ */
+export function duplicatedDeclineMessageTables(sources: readonly Source[]): string[] {
+  const found = sources.flatMap((source) =>
+    tables(source)
+      .filter((t) => t.header.some((h) => h.includes('decline_reason')) && t.header.some((h) => /mensagem|dizer|mostrar/i.test(h)))
+      .map((t) => `${t.file}:${t.line}`),
+  );
+  return found.length > 1 ? [`decline messages are written in ${found.length} tables (${found.join(', ')}); keep one and link to it`] : [];
 }

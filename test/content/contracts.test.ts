@@ -14,6 +14,7 @@ import { loadApiDocuments, type LoadedApiDocument } from '../../cli/stages/opena
 import siteConfig from '../../site.config.ts';
 import { repoRoot } from '../helpers/site.ts';
 import {
+  duplicatedDeclineMessageTables,
   entityConflicts,
   jsonExamples,
   openApiExamples,
@@ -158,5 +159,13 @@ describe('product rules in the examples', () => {
 
   it('finds a token-server error answered as problem+json', () => {
     assertFinds(tokenServerErrorFormatErrors(brokenApis), [/api\.yaml: POST \/oauth\/token 503 answers application\/problem\+json/]);
+  });
+
+  it('the consumer messages of the decline reasons are written in one table', () => {
+    assert.deepEqual(duplicatedDeclineMessageTables(docSources), []);
+  });
+
+  it('finds decline messages written in two tables', () => {
+    assertFinds(duplicatedDeclineMessageTables(brokenSources), [/decline messages are written in 2 tables \(.*pagina\.mdx:\d+, .*pagina\.mdx:\d+\)/]);
   });
 });
