@@ -159,7 +159,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   await flushCompileCache(session.compile);
   const written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
   try {
-    await logger.task('precompress', () => precompress(written.dir));
+    await logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
     if (!options.skipCrawl) await logger.task('verify', () => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
