@@ -209,7 +209,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   let written: Awaited<ReturnType<typeof write>>;
   try {
     written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
-    await logger.task('precompress', () => precompress(written.dir));
+    await logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
