@@ -16,7 +16,8 @@ import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
-import { markdownTwins, type TwinCache } from './markdown/twins.ts';
+import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
+import { requestSamples } from './openapi/request-samples.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { highlightApiExamples } from './openapi/reference-examples.ts';
 import { precompress } from './stages/precompress.ts';
@@ -49,7 +50,7 @@ export interface BuildSession {
   /** Render stage to use instead of the built-in one: watch mode loads templates afresh after they change. */
   render?: typeof render;
   /** Markdown twins by what they were made from, so a rebuild writes again only the changed ones. */
-  markdown?: TwinCache;
+  markdown: TwinCache;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
 }
@@ -74,6 +75,7 @@ export function createBuildSession(options: { incremental?: boolean; cacheDir?: 
     renderCache: createRenderCache(),
     links: createLinkCheckCache(),
     searchIndex: createSearchIndexCache(),
+    markdown: createTwinCache(),
     bundle: options.incremental ? createBundleCache() : undefined,
   };
 }
@@ -91,6 +93,7 @@ export async function disposeBuildSession(session: BuildSession): Promise<void> 
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();
   session.searchIndex = createSearchIndexCache();
+  session.markdown = createTwinCache();
   session.openapi = undefined;
   session.lastRender = undefined;
 }
@@ -180,7 +183,11 @@ export async function buildSite(
     ),
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
-  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis }, config, (session.markdown ??= new WeakMap())));
+  const samplesFor = (apiId: string, operationId: string) => {
+    const api = apis.find((a) => a.id === apiId);
+    return api ? requestSamples(api, operationId, { sandbox: config.apiReferences.find((r) => r.id === apiId)?.sandboxServer }) : [];
+  };
+  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }))];
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);

@@ -49,6 +49,10 @@ export function hasMarkdownTwin(kind: PageKind): boolean {
  */
 export type TwinCache = WeakMap<object, { key: string; text: string }>;
 
+export function createTwinCache(): TwinCache {
+  return new WeakMap();
+}
+
 function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make: () => string): string {
   const id = JSON.stringify(key);
   const known = cache?.get(owner);
@@ -97,8 +101,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     if (!ref) continue;
     const samplesFor = input.samplesFor ? (operationId: string) => input.samplesFor!(api.id, operationId) : undefined;
     const page = { route: ref.route, title: ref.title, description: ref.description };
-    // Samples are made from the same document, so the document stands for them too.
-    apis.push({ ...page, text: memo(cache, api, [siteUrl, page], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
+    // Samples are made from the same document and the reference's sandbox server.
+    apis.push({ ...page, text: memo(cache, api, [siteUrl, page, ref.sandboxServer ?? ''], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
   }
 
   const blog = blogTwins(input.compiled.posts, input.collected.tags, config, siteUrl);
