@@ -141,13 +141,17 @@ export interface SiteOutput {
  */
 export async function buildSite(
   config: SiteConfig,
-  options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> & { searchIndex?: 'now' | 'later' } = {},
+  options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> & {
+    searchIndex?: 'now' | 'later';
+    /** Build `draft: true` docs and posts (`serve --watch`); `docsgen build` leaves them out. */
+    drafts?: boolean;
+  } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   const { task } = logger;
 
-  const collected = await task('collect', () => collect(config, session.frontMatter));
+  const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts }));
   const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
@@ -184,7 +188,8 @@ export async function buildSite(
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
-    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated) }, config, session.links, progress);
+    const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
