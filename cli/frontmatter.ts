@@ -71,6 +71,12 @@ export const pageFrontMatterSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(1),
   hide_table_of_contents: z.boolean().optional(),
+  keywords: z.array(z.string()).optional(),
+  image: previewImage().optional(),
+  /** Built by `serve --watch`, left out of `docsgen build`. */
+  draft: z.boolean().optional(),
+  /** Built and reachable by its URL, but not indexed and listed nowhere: sitemap, search, llms.txt. */
+  unlisted: z.boolean().optional(),
 });
 export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
 

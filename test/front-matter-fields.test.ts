@@ -111,6 +111,7 @@ describe('front-matter fields in docsgen build', () => {
   it('draft: true docs and posts are not built, nor listed in sidebars, sitemap, feeds, search or llms.txt', async () => {
     assert.ok(!existsSync(path.join(out, 'docs/guia/rascunho.html')));
     assert.ok(!existsSync(path.join(out, 'blog/2024/02/01/rascunho.html')));
+    assert.ok(!existsSync(path.join(out, 'rascunho.html')), 'a draft MDX page is left out too');
     for (const rel of ['docs/intro.html', 'sitemap.xml', 'llms.txt', 'llms-full.txt', 'blog.html', 'blog/rss.xml', 'blog/archive.html', 'search/index.json']) {
       assert.doesNotMatch(await html(rel), /rascunho|Rascunho/, `${rel} mentions the draft`);
     }
@@ -123,12 +124,16 @@ describe('front-matter fields in docsgen build', () => {
     assert.ok(!(await sidebarItems('docs/guia/primeiro-passo.html')).some((item) => item.includes('oculto')), 'other pages do not');
     assert.deepEqual(await paginator('docs/guia/oculto.html'), ['prev|/docs/guia/primeiro-passo|Primeiro passo', 'next|/docs/rota-absoluta|Slug absoluto']);
     assert.match(await html('blog/2024/03/01/oculto.html'), /<meta name="robots" content="noindex"\/>/);
+    const page = await html('oculta.html');
+    assert.match(page, /<meta name="robots" content="noindex"\/>/);
+    assert.match(page, /<meta name="keywords" content="campanha"\/>/);
+    assert.match(page, /<meta property="og:image" content="https:\/\/minimal\.example\/img\/capa\.svg"\/>/);
     assert.doesNotMatch(await html('docs/intro.html'), /name="robots"/);
     const searchFiles = (await readdir(path.join(out, 'search'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
     const search = (await Promise.all(searchFiles.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
     assert.match(search, /Primeiro passo/, 'the search index holds the listed docs');
     for (const [rel, text] of [...(await Promise.all(['sitemap.xml', 'llms.txt', 'llms-full.txt', 'blog.html', 'blog/rss.xml', 'blog/archive.html'].map(async (r) => [r, await html(r)] as const))), ['search', search] as const]) {
-      assert.doesNotMatch(text, /oculto|não listado/, `${rel} lists an unlisted page`);
+      assert.doesNotMatch(text, /oculta?|não listad[ao]/, `${rel} lists an unlisted page`);
     }
   });
 });
@@ -187,6 +192,7 @@ describe('front-matter drafts in docsgen serve --watch', () => {
     assert.equal(draft.status, 200);
     assert.match(draft.html, /<h1>Rascunho<\/h1>/);
     assert.equal((await page('/blog/2024/02/01/rascunho')).status, 200);
+    assert.equal((await page('/rascunho')).status, 200);
     assert.match((await page('/docs/guia/primeiro-passo')).html, /<a class="menu__link" href="\/docs\/guia\/rascunho">Rascunho</);
   });
 });

@@ -95,14 +95,14 @@ export interface Collected {
   sidebars: Record<string, ResolvedSidebarItem[]>;
   tags: TagInfo[];
   /**
-   * Docs and posts marked `draft: true` that this build leaves out, with the route they
+   * Docs, posts and MDX pages marked `draft: true` that this build leaves out, with the route they
    * would have: links to them are reported as links to a draft, not as unknown pages.
    */
   drafts: { file: string; relFile: string; route: string }[];
 }
 
 export interface CollectOptions {
-  /** Build `draft: true` docs and posts too: `serve --watch` does, `docsgen build` does not. */
+  /** Build `draft: true` docs, posts and pages too: `serve --watch` does, `docsgen build` does not. */
   drafts?: boolean;
 }
 
@@ -112,11 +112,12 @@ export async function collect(config: SiteConfig, frontMatter: FrontMatterCache 
 
   const allDocs = await collectDocs(config, rel, errors, frontMatter);
   const { posts: allPosts, tags } = await collectPosts(config, rel, errors, frontMatter);
-  const pages = await collectPages(config, rel, errors, frontMatter);
-  const left = (item: SourceDoc | SourcePost) => !options.drafts && item.frontMatter?.draft === true;
+  const allPages = await collectPages(config, rel, errors, frontMatter);
+  const left = (item: SourceDoc | SourcePost | SourcePage) => !options.drafts && item.frontMatter?.draft === true;
   const docs = allDocs.filter((d) => !left(d));
   const posts = allPosts.filter((p) => !left(p));
-  const drafts = [...allDocs, ...allPosts].filter(left).map(({ file, relFile, route }) => ({ file, relFile, route }));
+  const pages = allPages.filter((p) => !left(p));
+  const drafts = [...allDocs, ...allPosts, ...allPages].filter(left).map(({ file, relFile, route }) => ({ file, relFile, route }));
   const draftIds = new Set(allDocs.filter(left).map((d) => d.id));
   const sidebars = resolveSidebars(config, docs, draftIds, errors);
   checkPagination(docs, draftIds, errors);

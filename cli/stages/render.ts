@@ -169,7 +169,10 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       description: entry.meta.description,
       body,
       sourceFile: entry.page.relFile,
-      sourceLinks: 'compiled' in entry ? entry.compiled.links : [],
+      sourceLinks: 'compiled' in entry ? withImage(entry.compiled.links, entry.page.frontMatter?.image, config.url, entry.page.source) : [],
+      keywords: entry.page.frontMatter?.keywords,
+      image: entry.page.frontMatter?.image,
+      unlisted: entry.page.frontMatter?.unlisted,
     });
   }
   for (const api of input.apis) {
