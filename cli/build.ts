@@ -105,6 +105,8 @@ export interface BuildOptions {
   session?: BuildSession;
   /** Keep compiled MDX on disk between builds (default true). */
   cache?: boolean;
+  /** Build `draft: true` docs, posts and pages, as `serve --watch` does (default false: drafts are left out). */
+  drafts?: boolean;
 }
 
 export interface BuildResult {
@@ -141,11 +143,7 @@ export interface SiteOutput {
  */
 export async function buildSite(
   config: SiteConfig,
-  options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> & {
-    searchIndex?: 'now' | 'later';
-    /** Build `draft: true` docs and posts (`serve --watch`); `docsgen build` leaves them out. */
-    drafts?: boolean;
-  } = {},
+  options: Pick<BuildOptions, 'logger' | 'session' | 'cache' | 'drafts'> & { searchIndex?: 'now' | 'later' } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
@@ -203,7 +201,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
-  const site = await buildSite(config, { logger, session });
+  const site = await buildSite(config, { logger, session, drafts: options.drafts });
   // The next build reads what this one compiled.
   await flushCompileCache(session.compile);
   const staging = removeOnSignal(stagingDir(outDir));

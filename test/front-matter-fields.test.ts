@@ -22,9 +22,9 @@ checkNoTempLeftovers();
 
 const FIXTURE = 'front-matter';
 
-async function buildSite(root: string): Promise<string> {
+async function buildSite(root: string, options: { drafts?: boolean } = {}): Promise<string> {
   const out = path.join(root, 'dist');
-  await build(await loadConfig(root), { outDir: out, logger: createLogger({ level: 'quiet' }), skipCrawl: true, cache: false });
+  await build(await loadConfig(root), { outDir: out, logger: createLogger({ level: 'quiet' }), skipCrawl: true, cache: false, ...options });
   return out;
 }
 
@@ -194,5 +194,11 @@ describe('front-matter drafts in docsgen serve --watch', () => {
     assert.equal((await page('/blog/2024/02/01/rascunho')).status, 200);
     assert.equal((await page('/rascunho')).status, 200);
     assert.match((await page('/docs/guia/primeiro-passo')).html, /<a class="menu__link" href="\/docs\/guia\/rascunho">Rascunho</);
+  });
+
+  it('build() with drafts: true writes them as watch does', async (t) => {
+    const out = await buildSite(await makeSite(t, FIXTURE), { drafts: true });
+    assert.match(await readFile(path.join(out, 'docs/guia/rascunho.html'), 'utf8'), /<h1>Rascunho<\/h1>/);
+    assert.ok(existsSync(path.join(out, 'rascunho.html')));
   });
 });
