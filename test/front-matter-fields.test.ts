@@ -145,6 +145,12 @@ describe('front-matter fields that name something missing', { concurrency: 2 }, 
     assert.ok(found.some((p) => p.includes("Doc id 'guia/com-id' is used twice: by content/docs/guia/arquivo-renomeado.mdx and content/docs/guia/com-id.mdx.")), found.join('\n'));
   });
 
+  it('a slug giving the URL of another doc fails the build, naming both files', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('slug: /intro') });
+    const found = await problems(buildSite(root));
+    assert.ok(found.some((p) => p.includes('content/docs/extra.mdx and content/docs/intro.mdx would both be written to') && p.includes('`slug`')), found.join('\n'));
+  });
+
   it('an id with a slash and a pagination_next naming no doc are reported with the fix', async (t) => {
     const root = await siteWith(t, { 'content/docs/extra.mdx': doc('id: a/b\npagination_next: guia/primeiro-paso') });
     const found = await problems(collect(await loadConfig(root)));
