@@ -77,5 +77,5 @@ function toEntry(item: ResolvedSidebarItem): SidebarEntry {
   if (item.type === 'doc') return { type: 'doc', label: item.label, href: item.route, ...(item.className ? { className: item.className } : {}), ...(item.unlisted ? { unlisted: true } : {}) };
   if (item.type === 'link') return { type: 'link', label: item.label, href: item.href };
   const items = item.items.map(toEntry);
-  return { type: 'category', label: item.label, href: item.route ?? items.find((child) => child.href)?.href, items };
+  return { type: 'category', label: item.label, href: item.route ?? items.find((child) => child.href && !child.unlisted)?.href, items };
 }
