@@ -109,6 +109,8 @@ export interface BuildOptions {
   session?: BuildSession;
   /** Keep compiled MDX on disk between builds (default true). */
   cache?: boolean;
+  /** Build `draft: true` docs, posts and pages, as `serve --watch` does (default false: drafts are left out). */
+  drafts?: boolean;
 }
 
 export interface BuildResult {
@@ -145,13 +147,13 @@ export interface SiteOutput {
  */
 export async function buildSite(
   config: SiteConfig,
-  options: Pick<BuildOptions, 'logger' | 'session' | 'cache'> & { searchIndex?: 'now' | 'later' } = {},
+  options: Pick<BuildOptions, 'logger' | 'session' | 'cache' | 'drafts'> & { searchIndex?: 'now' | 'later' } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   const { task } = logger;
 
-  const collected = await task('collect', () => collect(config, session.frontMatter));
+  const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts }));
   const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
@@ -192,7 +194,8 @@ export async function buildSite(
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
-    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated) }, config, session.links, progress);
+    const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
@@ -206,7 +209,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
-  const site = await buildSite(config, { logger, session });
+  const site = await buildSite(config, { logger, session, drafts: options.drafts });
   // The next build reads what this one compiled.
   await flushCompileCache(session.compile);
   // A build that made its own session keeps nothing for a next one: what its stages cached

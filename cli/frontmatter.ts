@@ -11,6 +11,10 @@ import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from './yaml-limits.ts
 /** Front matter is a flat list of fields with a few short lists: this is far more than any needs. */
 const FRONT_MATTER_MAX_DEPTH = 16;
 
+function previewImage() {
+  return z.string().regex(/^(?:\/(?!\/)|https:\/\/)\S+$/, 'an image is a path of the site starting with "/" (a file of the static folder) or an https: URL');
+}
+
 export const docFrontMatterSchema = z.strictObject({
   /** Page title: the H1 and the first part of <title>. */
   title: z.string().min(1),
@@ -21,6 +25,28 @@ export const docFrontMatterSchema = z.strictObject({
   tags: z.array(z.string().min(1)).optional(),
   keywords: z.array(z.string()).optional(),
   hide_table_of_contents: z.boolean().optional(),
+  /** Replaces the file name in the doc id (what sidebars and pagination_prev/next name) and in the default route. */
+  id: z.string().regex(/^[^/\\\s]+$/, 'a doc id is one path segment: no slashes or spaces (move the file to change its folder)').optional(),
+  /** The route: `/x` from the docs route, `x` from the doc's folder. */
+  slug: z
+    .string()
+    .regex(/^[^\s?#%\\]*$/, 'a slug is a URL path: no spaces, "?", "#", "%" or backslashes')
+    .refine((s) => !s.split('/').some((part) => part === '..' || part === '.'), 'a slug may not contain "." or ".." segments')
+    .optional(),
+  /** Link preview image: a root-relative path of the site (`/img/x.png`) or an https: URL. */
+  image: previewImage().optional(),
+  /** What the previous/next links of other docs call this doc; default its sidebar label. */
+  pagination_label: z.string().min(1).optional(),
+  /** Doc id the "Previous" link leads to instead of the one before in the sidebar; null hides it. */
+  pagination_prev: z.string().min(1).nullable().optional(),
+  /** Doc id the "Next" link leads to instead of the one after in the sidebar; null hides it. */
+  pagination_next: z.string().min(1).nullable().optional(),
+  /** Class on the doc's sidebar item, for styling it. */
+  sidebar_class_name: z.string().regex(/^-?[_a-zA-Z][\w-]*(?: -?[_a-zA-Z][\w-]*)*$/, 'class names are letters, digits, "-" and "_", separated by spaces').optional(),
+  /** Built by `serve --watch`, left out of `docsgen build`. */
+  draft: z.boolean().optional(),
+  /** Built and reachable by its URL, but not indexed and listed nowhere: sidebars, sitemap, search, llms.txt. */
+  unlisted: z.boolean().optional(),
 });
 export type DocFrontMatter = z.infer<typeof docFrontMatterSchema>;
 
@@ -32,7 +58,12 @@ export const postFrontMatterSchema = z.strictObject({
   tags: z.array(z.string().min(1)).default([]),
   /** Overrides the last URL segment taken from the file name. */
   slug: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  /** Built by `serve --watch`, left out of `docsgen build`. */
   draft: z.boolean().optional(),
+  /** Built and reachable by its URL, but not indexed and listed nowhere: blog lists, feeds, sitemap, search. */
+  unlisted: z.boolean().optional(),
+  keywords: z.array(z.string()).optional(),
+  image: previewImage().optional(),
 });
 export type PostFrontMatter = z.infer<typeof postFrontMatterSchema>;
 
@@ -40,6 +71,12 @@ export const pageFrontMatterSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(1),
   hide_table_of_contents: z.boolean().optional(),
+  keywords: z.array(z.string()).optional(),
+  image: previewImage().optional(),
+  /** Built by `serve --watch`, left out of `docsgen build`. */
+  draft: z.boolean().optional(),
+  /** Built and reachable by its URL, but not indexed and listed nowhere: sitemap, search, llms.txt. */
+  unlisted: z.boolean().optional(),
 });
 export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
 

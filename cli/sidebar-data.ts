@@ -40,11 +40,11 @@ export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedS
   const places = new Map<string, DocPlace>();
   for (const [name, items] of Object.entries(sidebars)) {
     entries[name] = items.map(toEntry);
-    const inOrder: (DocNeighbour & { path: number[]; trail: DocPlace['trail'] })[] = [];
+    const inOrder: (DocNeighbour & { path: number[]; trail: DocPlace['trail']; unlisted?: boolean })[] = [];
     const categoryPages: { route: string; path: number[]; trail: DocPlace['trail'] }[] = [];
     const walk = (list: readonly ResolvedSidebarItem[], path: number[], trail: DocPlace['trail']) => {
       list.forEach((item, index) => {
-        if (item.type === 'doc') inOrder.push({ route: item.route, label: item.label, path: [...path, index], trail });
+        if (item.type === 'doc') inOrder.push({ route: item.route, label: item.label, path: [...path, index], trail, unlisted: item.unlisted });
         else if (item.type === 'category') {
           if (item.route) categoryPages.push({ route: item.route, path: [...path, index], trail });
           walk(item.items, [...path, index], [...trail, { label: item.label, href: item.route }]);
@@ -53,9 +53,20 @@ export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedS
     };
     walk(items, [], []);
     const neighbour = (other: DocNeighbour | undefined) => (other ? { route: other.route, label: other.label } : undefined);
+    // An unlisted doc is nobody's neighbour, as in Docusaurus; its own page still links to the listed docs around it.
+    const before: (DocNeighbour | undefined)[] = [];
+    const after: (DocNeighbour | undefined)[] = [];
+    for (let i = 0, last: DocNeighbour | undefined; i < inOrder.length; i++) {
+      before[i] = last;
+      if (!inOrder[i]!.unlisted) last = inOrder[i];
+    }
+    for (let i = inOrder.length - 1, last: DocNeighbour | undefined; i >= 0; i--) {
+      after[i] = last;
+      if (!inOrder[i]!.unlisted) last = inOrder[i];
+    }
     inOrder.forEach((doc, index) => {
       if (places.has(doc.route)) return;
-      places.set(doc.route, { sidebar: name, path: doc.path, previous: neighbour(inOrder[index - 1]), next: neighbour(inOrder[index + 1]), trail: doc.trail });
+      places.set(doc.route, { sidebar: name, path: doc.path, previous: neighbour(before[index]), next: neighbour(after[index]), trail: doc.trail });
     });
     for (const page of categoryPages) if (!places.has(page.route)) places.set(page.route, { sidebar: name, path: page.path, trail: page.trail });
   }
@@ -63,8 +74,8 @@ export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedS
 }
 
 function toEntry(item: ResolvedSidebarItem): SidebarEntry {
-  if (item.type === 'doc') return { type: 'doc', label: item.label, href: item.route };
+  if (item.type === 'doc') return { type: 'doc', label: item.label, href: item.route, ...(item.className ? { className: item.className } : {}), ...(item.unlisted ? { unlisted: true } : {}) };
   if (item.type === 'link') return { type: 'link', label: item.label, href: item.href };
   const items = item.items.map(toEntry);
-  return { type: 'category', label: item.label, href: item.route ?? items.find((child) => child.href)?.href, items };
+  return { type: 'category', label: item.label, href: item.route ?? items.find((child) => child.href && !child.unlisted)?.href, items };
 }

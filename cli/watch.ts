@@ -264,7 +264,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
         session.render = await buildLogger.task('templates', () => templates.load());
         templatesStale = false;
       }
-      const site = await buildSite(config, { logger: buildLogger, session, searchIndex: 'later' });
+      const site = await buildSite(config, { logger: buildLogger, session, searchIndex: 'later', drafts: true });
       if (closed) return;
       // The search index is made after the browsers were told, in the gaps between the requests of the pages they reload.
       const later = site.searchIndex;

@@ -125,6 +125,10 @@ export interface SidebarEntry {
   label: string;
   href?: string;
   items?: SidebarEntry[];
+  /** Extra class of the item's <li> (a doc's `sidebar_class_name`). */
+  className?: string;
+  /** A doc listed only on its own page (`unlisted: true`): elsewhere the item is left out. */
+  unlisted?: true;
 }
 
 /** The sidebar JSON: every sidebar of the site by name. */

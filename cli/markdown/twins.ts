@@ -105,7 +105,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     apis.push({ ...page, text: memo(cache, api, [siteUrl, page, ref.sandboxServer ?? ''], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
   }
 
-  const blog = blogTwins(input.compiled.posts, input.collected.tags, config, siteUrl);
+  const blog = blogTwins(input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted), input.collected.tags, config, siteUrl);
 
   const ordered = sidebarSections(input.collected, docs);
   const files: OutputAsset[] = [];
@@ -128,7 +128,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
     ),
   ];
   if (apiLinks.length > 0) sections.push({ title: 'API reference', links: apiLinks });
-  if (posts.length > 0) sections.push({ title: 'Optional', links: posts.map(line) });
+  const listedPosts = posts.filter((_, index) => !input.compiled.posts[index]?.post.frontMatter.unlisted);
+  if (listedPosts.length > 0) sections.push({ title: 'Optional', links: listedPosts.map(line) });
   const summary = config.summary ?? config.tagline;
   files.push({ path: 'llms.txt', contents: encoder.encode(llmsTxt({ title: config.title, summary, sections })) });
   files.push({
@@ -144,7 +145,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
  * level, then docs in no sidebar, end the list in a "Docs" section, each once.
  */
 function sidebarSections(collected: Collected, docs: Map<string, MarkdownTwin>): { title: string; docs: MarkdownTwin[] }[] {
-  const seen = new Set<string>();
+  // Unlisted docs keep their twin but are listed nowhere, llms.txt included.
+  const seen = new Set<string>(collected.docs.filter((d) => d.frontMatter?.unlisted).map((d) => d.id));
   const sections: { title: string; docs: MarkdownTwin[] }[] = [];
   const take = (ids: string[]): MarkdownTwin[] =>
     ids.flatMap((id) => {

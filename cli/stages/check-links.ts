@@ -38,6 +38,8 @@ export function anchorsReader(): { handler: Partial<Handler>; result: PageAnchor
         if (name === 'a' && attributes.href !== undefined) links.push({ href: attributes.href, tag: name });
         else if ((name === 'img' || name === 'source' || name === 'script') && attributes.src) links.push({ href: attributes.src, tag: name });
         else if (name === 'link' && attributes.href) links.push({ href: attributes.href, tag: name });
+        // A page's preview image (front matter `image`) must exist like any file a page links to.
+        else if (name === 'meta' && attributes.property === 'og:image' && attributes.content) links.push({ href: attributes.content, tag: name });
       },
     },
   };
@@ -61,6 +63,8 @@ export interface CheckLinksInput {
   pages: readonly RenderedPage[];
   /** Every non-page file the output will contain, as URL paths ('/img/logo.svg'). */
   files: ReadonlySet<string>;
+  /** Routes this build leaves out on purpose (drafts), with the source file that would make them. */
+  omitted?: ReadonlyMap<string, string>;
 }
 
 interface Broken {
@@ -136,6 +140,13 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     const targetPage = byRoute.get(route);
     if (!targetPage) {
       if (input.files.has(pathname)) return null;
+      const draft = input.omitted?.get(route);
+      if (draft) {
+        return {
+          reason: `points to ${route}, a draft (\`draft: true\` in ${draft}) that \`docsgen build\` leaves out`,
+          hint: `Publish the draft (remove \`draft: true\`) or remove the link until it is published; \`docsgen serve --watch\` builds drafts.`,
+        };
+      }
       return {
         reason: `points to ${pathname}, which is not a page or file of this site`,
         hint: routes.length ? `Did you mean ${closest(route, routes)}?` : 'Create the page or fix the link.',

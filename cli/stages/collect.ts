@@ -32,7 +32,7 @@ interface SourceFile {
 
 export interface SourceDoc extends SourceFile {
   kind: 'doc';
-  /** Path inside the docs folder without extension, e.g. 'api/pagamento'. */
+  /** Path inside the docs folder without extension, e.g. 'api/pagamento'; front matter `id` replaces the file name. */
   id: string;
   route: string;
   frontMatter: DocFrontMatter;
@@ -74,7 +74,16 @@ export interface SourcePage extends SourceFile {
 }
 
 export type ResolvedSidebarItem =
-  | { type: 'doc'; id: string; label: string; route: string }
+  | {
+      type: 'doc';
+      id: string;
+      label: string;
+      route: string;
+      /** From front matter `sidebar_class_name`. */
+      className?: string;
+      /** An unlisted doc: shown in the sidebar only on its own page, and never a neighbour of another. */
+      unlisted?: boolean;
+    }
   | { type: 'link'; label: string; href: string }
   | { type: 'category'; label: string; items: ResolvedSidebarItem[]; collapsed: boolean; route?: string };
 
@@ -85,30 +94,49 @@ export interface Collected {
   pages: SourcePage[];
   sidebars: Record<string, ResolvedSidebarItem[]>;
   tags: TagInfo[];
+  /**
+   * Docs, posts and MDX pages marked `draft: true` that this build leaves out, with the route they
+   * would have: links to them are reported as links to a draft, not as unknown pages.
+   */
+  drafts: { file: string; relFile: string; route: string }[];
 }
 
-export async function collect(config: SiteConfig, frontMatter: FrontMatterCache = createFrontMatterCache()): Promise<Collected> {
+export interface CollectOptions {
+  /** Build `draft: true` docs, posts and pages too: `serve --watch` does, `docsgen build` does not. */
+  drafts?: boolean;
+}
+
+export async function collect(config: SiteConfig, frontMatter: FrontMatterCache = createFrontMatterCache(), options: CollectOptions = {}): Promise<Collected> {
   const errors: DocsgenError[] = [];
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
-  const docs = await collectDocs(config, rel, errors, frontMatter);
-  const { posts, tags } = await collectPosts(config, rel, errors, frontMatter);
-  const pages = await collectPages(config, rel, errors, frontMatter);
-  const sidebars = resolveSidebars(config, docs, errors);
+  const allDocs = await collectDocs(config, rel, errors, frontMatter);
+  const { posts: allPosts, tags } = await collectPosts(config, rel, errors, frontMatter);
+  const allPages = await collectPages(config, rel, errors, frontMatter);
+  const left = (item: SourceDoc | SourcePost | SourcePage) => !options.drafts && item.frontMatter?.draft === true;
+  const docs = allDocs.filter((d) => !left(d));
+  const posts = allPosts.filter((p) => !left(p));
+  const pages = allPages.filter((p) => !left(p));
+  const drafts = [...allDocs, ...allPosts, ...allPages].filter(left).map(({ file, relFile, route }) => ({ file, relFile, route }));
+  const draftIds = new Set(allDocs.filter(left).map((d) => d.id));
+  const sidebars = resolveSidebars(config, docs, draftIds, errors);
+  checkPagination(docs, draftIds, errors);
 
   const mainDoc = docs.find((d) => d.id === config.docs.mainDoc);
   if (docs.length > 0 && !mainDoc) {
     errors.push(
-      new DocsgenError(`docs.mainDoc is '${config.docs.mainDoc}', which is not a doc.`, {
+      new DocsgenError(`docs.mainDoc is '${config.docs.mainDoc}', which is not a doc${draftIds.has(config.docs.mainDoc) ? ' of this build: it is a draft' : ''}.`, {
         file: rel(config.configFile),
-        hint: suggestDoc(config.docs.mainDoc, docs),
+        hint: draftIds.has(config.docs.mainDoc)
+          ? `Drafts are left out of \`docsgen build\`: remove \`draft: true\` from ${allDocs.find((d) => d.id === config.docs.mainDoc)?.relFile} or choose another main doc.`
+          : suggestDoc(config.docs.mainDoc, docs),
       }),
     );
   }
   if (errors.length > 0) {
     throw new DocsgenErrors(`Found ${errors.length} problem${errors.length === 1 ? '' : 's'} in the content:`, errors);
   }
-  return { docs, posts, pages, sidebars, tags };
+  return { docs, posts, pages, sidebars, tags, drafts };
 }
 
 /**
@@ -140,25 +168,25 @@ async function collectDocs(config: SiteConfig, rel: (f: string) => string, error
   const byId = new Map<string, SourceDoc>();
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
-    const id = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
+    const pathId = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
     const source = sources[index]!;
     const fm = parseFrontMatter(source, docFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
+    const { id, route } = docIdAndRoute(pathId, fm.data, config.docs.routeBasePath);
     const previous = byId.get(id);
     if (previous) {
       errors.push(
         new DocsgenError(`Doc id '${id}' is used twice: by ${previous.relFile} and ${relFile}.`, {
           file: relFile,
-          hint: 'Rename or delete one of the two files; a doc id is its path without the extension.',
+          hint: 'A doc id is its folder and file name without the extension, or its folder and its front-matter `id`: rename one file or change one `id`.',
         }),
       );
       continue;
     }
-    const routeId = id.endsWith('/index') ? id.slice(0, -'/index'.length) : id;
     byId.set(id, {
       kind: 'doc',
       id,
-      route: `${config.docs.routeBasePath}/${routeId}`,
+      route,
       file,
       relFile,
       source,
@@ -201,7 +229,6 @@ async function collectPosts(
     const fm = parseFrontMatter(source, postFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
     if (!fm.data) continue;
-    if (fm.data.draft) continue;
     const postAuthors: Author[] = [];
     for (const key of fm.data.authors) {
       const entry = authors[key];
@@ -302,7 +329,43 @@ function suggestDoc(id: string, docs: readonly SourceDoc[]): string {
   return `Did you mean '${best}'? Doc ids are paths inside the docs folder without the extension.`;
 }
 
-function resolveSidebars(config: SiteConfig, docs: SourceDoc[], errors: DocsgenError[]): Record<string, ResolvedSidebarItem[]> {
+/**
+ * As Docusaurus: front matter `id` replaces the file name (not the folder) in the id and
+ * in the default route; `slug` sets the route, from the docs route when it starts with
+ * '/', else from the doc's folder. An index file's route is its folder's.
+ */
+function docIdAndRoute(pathId: string, fm: DocFrontMatter | undefined, routeBasePath: string): { id: string; route: string } {
+  const slash = pathId.lastIndexOf('/');
+  const dir = slash === -1 ? '' : pathId.slice(0, slash);
+  const name = pathId.slice(slash + 1);
+  const id = fm?.id ? (dir ? `${dir}/${fm.id}` : fm.id) : pathId;
+  let tail: string;
+  if (fm?.slug !== undefined) tail = fm.slug.startsWith('/') ? fm.slug : `${dir}/${fm.slug}`;
+  else tail = name === 'index' ? dir : id;
+  const clean = tail.split('/').filter(Boolean).join('/');
+  return { id, route: clean ? `${routeBasePath}/${clean}` : routeBasePath };
+}
+
+/** pagination_prev/next name docs that exist (a draft left out of the build counts as none). */
+function checkPagination(docs: readonly SourceDoc[], draftIds: ReadonlySet<string>, errors: DocsgenError[]): void {
+  const ids = new Set(docs.map((d) => d.id));
+  for (const doc of docs) {
+    for (const field of ['pagination_prev', 'pagination_next'] as const) {
+      const target = doc.frontMatter?.[field];
+      if (typeof target !== 'string' || ids.has(target)) continue;
+      errors.push(
+        new DocsgenError(`Front-matter field '${field}' names '${target}', which is not a doc${draftIds.has(target) ? ' of this build: it is a draft' : ''}.`, {
+          file: doc.relFile,
+          hint: draftIds.has(target)
+            ? `Drafts are left out of \`docsgen build\`: name another doc, or \`null\` to show no link.`
+            : `${suggestDoc(target, docs)} Write \`${field}: null\` to show no link.`,
+        }),
+      );
+    }
+  }
+}
+
+function resolveSidebars(config: SiteConfig, docs: SourceDoc[], draftIds: ReadonlySet<string>, errors: DocsgenError[]): Record<string, ResolvedSidebarItem[]> {
   const byId = new Map(docs.map((d) => [d.id, d]));
   const configFile = path.relative(config.root, config.configFile).split(path.sep).join('/');
   const result: Record<string, ResolvedSidebarItem[]> = {};
@@ -310,6 +373,8 @@ function resolveSidebars(config: SiteConfig, docs: SourceDoc[], errors: DocsgenE
   for (const [name, items] of Object.entries(config.sidebars)) {
     const docItem = (id: string, label?: string): ResolvedSidebarItem | undefined => {
       const doc = byId.get(id);
+      // A draft is listed where the sidebar names it while it is being written (watch) and left out of the published site.
+      if (!doc && draftIds.has(id)) return undefined;
       if (!doc) {
         errors.push(
           new DocsgenError(`The sidebar '${name}' lists '${id}', which does not exist.`, {
@@ -328,7 +393,14 @@ function resolveSidebars(config: SiteConfig, docs: SourceDoc[], errors: DocsgenE
         );
       }
       doc.sidebar = name;
-      return { type: 'doc', id, label: label ?? doc.frontMatter?.sidebar_label ?? doc.frontMatter?.title ?? id, route: doc.route };
+      return {
+        type: 'doc',
+        id,
+        label: label ?? doc.frontMatter?.sidebar_label ?? doc.frontMatter?.title ?? id,
+        route: doc.route,
+        ...(doc.frontMatter?.sidebar_class_name ? { className: doc.frontMatter.sidebar_class_name } : {}),
+        ...(doc.frontMatter?.unlisted ? { unlisted: true } : {}),
+      };
     };
     const resolve = (item: SidebarItem): ResolvedSidebarItem[] => {
       if (typeof item === 'string') return compact([docItem(item)]);

@@ -174,7 +174,7 @@ async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry
 export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache, progress?: Progress): Promise<CompiledSite> {
   const routeOfFile = makeRouteLookup(collected);
   const routesKey = createHash('sha1')
-    .update([...collected.docs, ...collected.posts, ...collected.pages].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
+    .update([...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
     .digest('hex');
   cache.last = { routesKey, routeOfFile, root: config.root };
   cache.used = new Set();
@@ -242,7 +242,8 @@ function codeCss(cache: CompileCache): string {
 
 function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
   const map = new Map<string, string>();
-  for (const item of [...collected.docs, ...collected.posts, ...collected.pages]) map.set(item.file, item.route);
+  // A link to a draft becomes its route, which the link check then reports as a draft's.
+  for (const item of [...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts]) map.set(item.file, item.route);
   return (file) => map.get(file);
 }
 

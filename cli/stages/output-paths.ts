@@ -79,7 +79,7 @@ function routeOf(out: string): string {
 function hintFor(sources: readonly Source[]): string {
   const kinds = new Set(sources.map((s) => s.kind));
   if (kinds.size === 1 && kinds.has('doc')) {
-    return 'A doc named x.mdx and a doc x/index.mdx get the same URL. Keep one: rename one of the files, or merge them.';
+    return 'A doc named x.mdx and a doc x/index.mdx get the same URL, as do docs whose front-matter `slug` or `id` give the same one. Keep one: rename one of the files or change its `slug`, or merge them.';
   }
   if (kinds.has('static')) {
     return 'A file in the static folder is published at its own path, which a page of the site also uses. Rename or move the static file, or the page.';
@@ -87,5 +87,5 @@ function hintFor(sources: readonly Source[]): string {
   if (kinds.has('generated')) {
     return 'docsgen writes this path itself (blog lists, tags, feeds, the sitemap, the API downloads). Rename or move your file.';
   }
-  return 'A page in the pages folder and a doc have the same URL. Rename or move one of them (a doc’s URL is its path in the docs folder under the docs route, a page’s its path in the pages folder).';
+  return 'A page in the pages folder and a doc have the same URL. Rename or move one of them (a doc’s URL is its path in the docs folder under the docs route, or its front-matter `slug`; a page’s its path in the pages folder).';
 }

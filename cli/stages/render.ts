@@ -25,6 +25,7 @@ import type { LoadedApiDocument } from './openapi.ts';
 import { pickServer } from '../openapi/example-request.ts';
 import type { ApiExamples } from '../openapi/reference-examples.ts';
 import { hasMarkdownTwin } from '../markdown/twins.ts';
+import { docPagination } from '../doc-pagination.ts';
 import { markdownPath } from '../../templates/shared.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
@@ -108,7 +109,9 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       description: entry.description,
       canonical: `${config.url.replace(/\/$/, '')}${canonicalRoute === '/' ? '/' : canonicalRoute}`,
       ogType: entry.ogType,
-      noindex: entry.kind === 'not-found',
+      noindex: entry.kind === 'not-found' || entry.unlisted === true,
+      keywords: entry.keywords,
+      image: entry.image && previewImageUrl(entry.image, config.url),
       markdown: hasMarkdownTwin(entry.kind) ? markdownPath(canonicalRoute) : undefined,
     };
     // Doc and API reference pages have a "Copy page" button, whose code loads on its first click.
@@ -133,7 +136,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         html,
         sourceFile: entry.sourceFile,
         sourceLinks: entry.sourceLinks ?? [],
-        indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined,
+        indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined && entry.unlisted !== true,
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -173,7 +176,10 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       description: entry.meta.description,
       body,
       sourceFile: entry.page.relFile,
-      sourceLinks: 'compiled' in entry ? entry.compiled.links : [],
+      sourceLinks: 'compiled' in entry ? withImage(entry.compiled.links, entry.page.frontMatter?.image, config.url, entry.page.source) : [],
+      keywords: entry.page.frontMatter?.keywords,
+      image: entry.page.frontMatter?.image,
+      unlisted: entry.page.frontMatter?.unlisted,
     });
   }
   for (const api of input.apis) {
@@ -238,7 +244,27 @@ type EmitEntry = {
   sourceLinks?: SourceLink[];
   ogType?: 'website' | 'article';
   islands?: string[];
+  keywords?: string[];
+  /** Front matter `image`: a root-relative path or an https: URL. */
+  image?: string;
+  /** Front matter `unlisted`: noindex, and out of the sitemap and search. */
+  unlisted?: boolean;
 };
+
+/**
+ * The preview image as a link of the page's source, at the line of its front-matter
+ * field, so a missing file is reported there by the link check (which reads og:image).
+ */
+function withImage(links: SourceLink[], image: string | undefined, siteUrl: string, source: string): SourceLink[] {
+  if (!image?.startsWith('/')) return links;
+  const line = source.split('\n').findIndex((text) => /^image\s*:/.test(text));
+  return [...links, { href: previewImageUrl(image, siteUrl), line: line + 1, column: 1 }];
+}
+
+/** og:image wants an absolute URL: a path of the site is resolved against the site's URL. */
+function previewImageUrl(image: string, siteUrl: string): string {
+  return image.startsWith('/') ? `${siteUrl.replace(/\/$/, '')}${image}` : image;
+}
 
 function mdx(compiled: CompiledMdx): ReactElement {
   return createElement(compiled.Content, { components: mdxComponents });
@@ -268,12 +294,14 @@ export function siteData(config: SiteConfig): SiteData {
 }
 
 function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
+  const pagination = docPagination(input.collected.docs);
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { sidebars } = input;
     const place = doc.sidebar ? sidebars.places.get(doc.route) : undefined;
     const items = place ? sidebars.entries[place.sidebar] : undefined;
     const sidebar = place && items ? { name: place.sidebar, src: sidebars.src, items, current: place.path } : undefined;
-    const { previous, next, trail = [] } = place ?? {};
+    const { trail = [] } = place ?? {};
+    const { previous, next } = pagination(doc, place ?? {});
     const page = (route: string, canonicalRoute?: string) =>
       emit({
         route,
@@ -282,8 +310,11 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
         title: doc.frontMatter.title,
         description: doc.frontMatter.description,
         sourceFile: doc.relFile,
-        sourceLinks: compiled.links,
+        sourceLinks: withImage(compiled.links, doc.frontMatter.image, config.url, doc.source),
         sidebar,
+        keywords: doc.frontMatter.keywords,
+        image: doc.frontMatter.image,
+        unlisted: doc.frontMatter.unlisted,
         body: createElement(DocPage, {
           title: doc.frontMatter.title,
           route: doc.route,
@@ -291,8 +322,8 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
           toc: compiled.toc,
           hideToc: doc.frontMatter.hide_table_of_contents,
-          previous: previous ? { href: previous.route, title: previous.label } : undefined,
-          next: next ? { href: next.route, title: next.label } : undefined,
+          previous,
+          next,
           versionLabel: site.docs.versionLabel,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
@@ -328,7 +359,9 @@ function summaryOfPost(cache: RenderCache, entry: CompiledPost): PostSummary {
 
 function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry) => void, cache: RenderCache): void {
   const summaryOf = (entry: CompiledPost) => summaryOfPost(cache, entry);
-  const posts = input.compiled.posts;
+  // Unlisted posts have their page, and no place in lists, tags, the archive or other posts' newer/older links.
+  const posts = input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted);
+  const unlisted = input.compiled.posts.filter((entry) => entry.post.frontMatter.unlisted);
   const base = config.blog.routeBasePath;
   const recent = posts.slice(0, config.blog.recentPostsCount).map(summaryOf);
   const perPage = config.blog.postsPerPage;
@@ -364,17 +397,20 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
     { title: config.blog.title, description: config.blog.description, kind: 'blog-list' },
   );
 
-  posts.forEach((entry, index) => {
-    const newer = posts[index - 1];
-    const older = posts[index + 1];
+  [...posts, ...unlisted].forEach((entry, index) => {
+    const newer = entry.post.frontMatter.unlisted ? undefined : posts[index - 1];
+    const older = entry.post.frontMatter.unlisted ? undefined : posts[index + 1];
     emit({
       route: entry.post.route,
       kind: 'post',
       title: entry.post.frontMatter.title,
       description: entry.post.frontMatter.description,
       sourceFile: entry.post.relFile,
-      sourceLinks: entry.full.links,
+      sourceLinks: withImage(entry.full.links, entry.post.frontMatter.image, config.url, entry.post.source),
       ogType: 'article',
+      keywords: entry.post.frontMatter.keywords,
+      image: entry.post.frontMatter.image,
+      unlisted: entry.post.frontMatter.unlisted,
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,

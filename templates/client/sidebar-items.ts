@@ -38,7 +38,7 @@ async function listAt(element: Element, path: number[]): Promise<SidebarEntry[]>
 
 function entry(item: SidebarEntry, path: number[]): HTMLLIElement {
   const li = document.createElement('li');
-  li.className = 'menu__list-item';
+  li.className = item.className ? `menu__list-item ${item.className}` : 'menu__list-item';
   const link = document.createElement('a');
   link.textContent = item.label;
   if (item.href) link.setAttribute('href', item.href);
@@ -76,7 +76,7 @@ export async function show(link: HTMLAnchorElement): Promise<void> {
       if (item.querySelector(':scope > ul')) return;
       const list = document.createElement('ul');
       list.className = 'menu__list';
-      list.append(...items.map((child, index) => entry(child, [...path, index])));
+      list.append(...items.flatMap((child, index) => (child.unlisted ? [] : [entry(child, [...path, index])])));
       item.append(list);
       setOpen(link, item, true);
       return;
@@ -87,7 +87,7 @@ export async function show(link: HTMLAnchorElement): Promise<void> {
   const [key = '', range = ''] = (link.getAttribute(DATA.sidebarMore) ?? '').split(':');
   const [from = 0, to = 0] = range.split('-').map(Number);
   const path = parsePath(key);
-  const items = (await listAt(link, path)).slice(from, to).map((child, offset) => entry(child, [...path, from + offset]));
+  const items = (await listAt(link, path)).slice(from, to).flatMap((child, offset) => (child.unlisted ? [] : [entry(child, [...path, from + offset])]));
   if (!item.isConnected) return;
   item.replaceWith(...items);
   items[0]?.querySelector('a')?.focus();

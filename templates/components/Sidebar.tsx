@@ -70,6 +70,7 @@ function More({ count, href, range }: { count: number; href: string | undefined;
 /** One item; `current` is the current doc's path when this item is on it. */
 function Entry({ item, path, current }: { item: SidebarEntry; path: number[]; current?: number[] }) {
   const active = current !== undefined && current.length === path.length;
+  if (item.unlisted && !active) return null;
   if (item.type === 'category') {
     const open = current !== undefined;
     return (
@@ -88,7 +89,7 @@ function Entry({ item, path, current }: { item: SidebarEntry; path: number[]; cu
     );
   }
   return (
-    <li className="menu__list-item">
+    <li className={`menu__list-item${item.className ? ` ${item.className}` : ''}`}>
       <a className={`menu__link${active ? ' menu__link--active' : ''}`} href={item.href} aria-current={active ? 'page' : undefined}>
         {item.label}
       </a>

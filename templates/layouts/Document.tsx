@@ -13,6 +13,10 @@ export interface HeadData {
   canonical: string;
   ogType?: 'website' | 'article';
   noindex?: boolean;
+  /** Front matter `keywords`. */
+  keywords?: string[];
+  /** Absolute URL of the link-preview image (front matter `image`). */
+  image?: string;
   /** URL of the page's Markdown twin, when it has one. */
   markdown?: string;
   /** Extra <link rel=alternate> etc. */
@@ -59,13 +63,16 @@ export function Document({
         <meta name="description" content={head.description} />
         <link rel="canonical" href={head.canonical} />
         {head.noindex ? <meta name="robots" content="noindex" /> : null}
+        {head.keywords?.length ? <meta name="keywords" content={head.keywords.join(', ')} /> : null}
         <meta property="og:title" content={head.title} />
         <meta property="og:description" content={head.description} />
         <meta property="og:url" content={head.canonical} />
         <meta property="og:type" content={head.ogType ?? 'website'} />
         <meta property="og:site_name" content={site.title} />
         <meta property="og:locale" content={site.locale.code} />
-        <meta name="twitter:card" content="summary" />
+        {head.image ? <meta property="og:image" content={head.image} /> : null}
+        <meta name="twitter:card" content={head.image ? 'summary_large_image' : 'summary'} />
+        {head.image ? <meta name="twitter:image" content={head.image} /> : null}
         <meta name="twitter:title" content={head.title} />
         <meta name="twitter:description" content={head.description} />
         <meta name="theme-color" content="#0b5cd5" />
