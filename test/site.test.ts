@@ -15,11 +15,11 @@ import type { Element } from 'domhandler';
 import { builtSite, repoRoot } from './helpers/site.ts';
 
 const SIDEBAR_DOCS = [
-  'anexo/flow', 'anexo/meios-de-pagamento', 'anexo/metadados-de-pagamento', 'anexo/roteiro-homologacao', 'anexo/slide', 'anexo/tutorial-postman', 'anexo/usuarios-sandbox',
+  'anexo/flow', 'anexo/liquidacao', 'anexo/meios-de-pagamento', 'anexo/metadados-de-pagamento', 'anexo/roteiro-homologacao', 'anexo/slide', 'anexo/tutorial-postman', 'anexo/usuarios-sandbox',
   'api/cancelamento', 'api/comecando', 'api/conectividade', 'api/identificacao', 'api/introducao-api', 'api/pagamento', 'api/reiniciar', 'api/transacao',
-  'documentacao/ambientes', 'documentacao/cenarios', 'documentacao/credenciais', 'documentacao/crm', 'documentacao/introducao',
+  'documentacao/ambientes', 'documentacao/cenarios', 'documentacao/credenciais', 'documentacao/crm', 'documentacao/historico-de-mudancas', 'documentacao/introducao',
   'onboarding/comecando', 'onboarding/integracao', 'onboarding/introducao-api',
-  'sdk/ecossistemas', 'sdk/integracao', 'sdk/introducao', 'sdk/parametros', 'sdk/telas',
+  'sdk/ecossistemas', 'sdk/integracao', 'sdk/introducao', 'sdk/parametros', 'sdk/publicacao-nas-lojas', 'sdk/telas', 'sdk/versoes-e-suporte',
 ];
 const NO_SIDEBAR_DOCS = ['onboarding/endpoint', 'doc1', 'doc2', 'doc3', 'mdx'];
 const BLOG_ROUTES = [

@@ -150,6 +150,7 @@ describe('loadApiDocuments: the real documents', () => {
       [
         ['status', 'query', false, 'string, one of pending | approved | declined | canceled | partially_canceled'],
         ['terminal_id', 'query', false, 'string, pattern ^trm_[A-Za-z0-9]{8,32}$'],
+        ['identification_id', 'query', false, 'string, pattern ^idf_[A-Za-z0-9]{8,32}$'],
         ['created_from', 'query', false, 'string (date-time)'],
         ['created_to', 'query', false, 'string (date-time)'],
         ['limit', 'query', false, 'integer 1..100, default 20'],
@@ -190,7 +191,7 @@ describe('loadApiDocuments: the real documents', () => {
 
   it('lists the status webhooks with the signature header', () => {
     const webhooks = (api: LoadedApiDocument) => api.operations.filter((op) => op.kind === 'webhook').map((op) => op.path);
-    assert.deepEqual(webhooks(payment), ['transaction.approved', 'transaction.declined', 'transaction.canceled', 'transaction.partially_canceled']);
+    assert.deepEqual(webhooks(payment), ['transaction.approved', 'transaction.declined', 'transaction.canceled', 'transaction.partially_canceled', 'cancellation.succeeded', 'cancellation.failed']);
     assert.deepEqual(webhooks(onboarding), ['merchant.status_changed']);
     for (const op of [...payment.operations, ...onboarding.operations].filter((o) => o.kind === 'webhook')) {
       assert.equal(op.method, 'POST');
@@ -199,7 +200,7 @@ describe('loadApiDocuments: the real documents', () => {
     }
   });
 
-  it('sends the rate-limit headers on every response and Retry-After on 429', () => {
+  it('sends the rate-limit headers on every response, Retry-After on 429 and 503, and may on 409', () => {
     for (const api of [payment, onboarding]) {
       for (const op of api.operations.filter((o) => o.kind === 'operation')) {
         for (const [status, raw] of Object.entries(obj(rawOperation(api, op.operationId).responses))) {
@@ -207,7 +208,8 @@ describe('loadApiDocuments: the real documents', () => {
           for (const h of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
             assert.ok(headers.includes(h), `${op.operationId} ${status}: ${h}`);
           }
-          assert.equal(headers.includes('Retry-After'), status === '429', `${op.operationId} ${status}: Retry-After`);
+          // 409 idempotency_key_in_use says when to repeat; other 409s of the same response do not.
+          if (status !== '409') assert.equal(headers.includes('Retry-After'), status === '429' || status === '503', `${op.operationId} ${status}: Retry-After`);
         }
       }
     }
