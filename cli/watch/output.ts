@@ -185,7 +185,10 @@ export function createOutputMirror(outDir: string): OutputMirror {
         // What pages load comes before the pages; a removed page disappears before browsers are told.
         await writeNow(disk, changed.filter((r) => !isPage(r) && !onDemand(r)), wanted);
         await writeNow(disk, changed.filter(isPage), wanted);
-        await remove(disk, gone.filter(isPage));
+        // A removed page's Markdown twin goes with it, so the folder it leaves is empty at once.
+        const goneRoutes = new Set(gone.filter(isPage).map(routeOfFile));
+        const isTwinOfGonePage = (rel: string) => rel.endsWith('.md') && goneRoutes.has(rel === 'index.md' ? '/' : `/${rel.slice(0, -'.md'.length)}`);
+        await remove(disk, gone.filter((rel) => isPage(rel) || isTwinOfGonePage(rel)));
       } catch (error) {
         failed(error);
       }
@@ -194,7 +197,10 @@ export function createOutputMirror(outDir: string): OutputMirror {
       const touched = [...changed, ...gone];
       const originOf = (rel: string) => (wanted.get(rel) ?? previous.get(rel))?.origin;
       const reloadAll = touched.some((rel) => originOf(rel) === 'static' || rel.startsWith('openapi/'));
-      const change: MirrorChange = { written: changed, deleted: gone, routes, cssSwap: cssOnly(changed, gone, previous, wanted), reloadAll };
+      // Files written in the background (Markdown twins, llms.txt, sitemap, search index) are
+      // no part of what an open page shows, so they do not stop a stylesheet swap.
+      const cssSwap = cssOnly(changed.filter((rel) => !onDemand(rel)), gone, previous, wanted);
+      const change: MirrorChange = { written: changed, deleted: gone, routes, cssSwap, reloadAll };
 
       const later = async (signal: AbortSignal) => {
         // A search index that fails to build leaves the last one served; the error is the caller's to show.
