@@ -222,6 +222,7 @@ describe('llms.txt (real site)', () => {
       const response = await fetch(`http://127.0.0.1:${server.port}${new URL(url).pathname}`);
       await response.arrayBuffer();
       assert.equal(response.status, 200, url);
+      if (url.endsWith('.md')) assert.equal(response.headers.get('content-type'), 'text/markdown; charset=utf-8', url);
     }
   });
 

@@ -187,9 +187,10 @@ describe('serve --watch in the browser', () => {
     const messages: string[] = [];
     cdp.on('Network.eventSourceMessageReceived', (event: { eventName: string; data: string }) => messages.push(`${event.eventName} ${event.data}`));
     await cdp.send('Network.enable');
+    // Listening from before the page opens: the link may be prefetched as soon as it shows, before the hover.
+    const prefetched = page.waitForRequest((request) => new URL(request.url()).pathname === '/docs/guia/segundo', { timeout: WAIT_MS });
     await open(page, url, '/docs/guia/primeiro');
     const link = page.locator('a[href="/docs/guia/segundo"]:visible').first();
-    const prefetched = page.waitForRequest((request) => new URL(request.url()).pathname === '/docs/guia/segundo', { timeout: WAIT_MS });
     await link.hover({ timeout: WAIT_MS });
     await prefetched;
 
