@@ -28,7 +28,7 @@ import { securityHeaderFiles, securityHeaders } from './stages/security-headers.
 import { checkOutputPaths } from './stages/output-paths.ts';
 import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
-import { SEARCH_META_PATH } from '../templates/client/search/format.ts';
+import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
 import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
 import { generatedFiles, write } from './stages/write.ts';
 

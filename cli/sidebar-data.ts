@@ -4,7 +4,7 @@
  * loaded by the browser when a reader expands a category that is not in the page), and
  * for each doc its place in its sidebar, its neighbours and its breadcrumb trail.
  */
-import type { SidebarEntry, SidebarJson } from '../templates/shared.ts';
+import type { SidebarEntry, SidebarJson } from '../templates/shared/index.ts';
 import type { ResolvedSidebarItem } from './stages/collect.ts';
 
 export interface DocNeighbour {

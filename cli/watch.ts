@@ -458,7 +458,7 @@ function readFileIfThere(file: string): string | undefined {
   }
 }
 
-/** Layouts, components and shared.ts: the templates rendered in Node. client/ and styles/ are the browser bundle. */
+/** Layouts, components and templates/shared/: the templates rendered in Node. client/ and styles/ are the browser bundle. */
 function isTemplateModule(file: string): boolean {
   if (!file.startsWith(TEMPLATES_DIR + path.sep)) return false;
   const [top] = path.relative(TEMPLATES_DIR, file).split(path.sep);

@@ -19,9 +19,9 @@ import {
   type SearchPage,
   timeSlicer,
 } from '../cli/stages/search-index.ts';
-import { fold, shardBucket, wordTokens, words } from '../templates/client/search/analyze.ts';
+import { fold, shardBucket, wordTokens, words } from '../templates/shared/search-analyze.ts';
 import { excerpt, highlight, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
-import { decodePostings, encodePostings, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../templates/client/search/format.ts';
+import { decodePostings, encodePostings, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../templates/shared/search-format.ts';
 import { builtSite } from './helpers/site.ts';
 
 function operation(partial: Partial<OperationSummary> & Pick<OperationSummary, 'operationId' | 'method' | 'path' | 'summary'>): OperationSummary {

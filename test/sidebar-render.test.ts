@@ -15,7 +15,7 @@ import type { Element } from 'domhandler';
 import { sidebarData } from '../cli/sidebar-data.ts';
 import type { ResolvedSidebarItem } from '../cli/stages/collect.ts';
 import { Sidebar } from '../templates/components/Sidebar.tsx';
-import { SIDEBAR_WINDOW } from '../templates/shared.ts';
+import { SIDEBAR_WINDOW } from '../templates/shared/index.ts';
 
 const doc = (id: string): ResolvedSidebarItem => ({ type: 'doc', id, label: id, route: `/docs/${id}` });
 const category = (label: string, items: ResolvedSidebarItem[], route?: string): ResolvedSidebarItem => ({ type: 'category', label, items, collapsed: false, route });

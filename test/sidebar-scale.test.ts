@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildSite, type SiteOutput } from '../cli/build.ts';
 import { loadConfig } from '../cli/config.ts';
 import { createLogger } from '../cli/log.ts';
-import type { SidebarEntry, SidebarJson } from '../templates/shared.ts';
+import type { SidebarEntry, SidebarJson } from '../templates/shared/index.ts';
 
 const GROUPS = [
   { dir: 'anexo', label: 'Anexo', docs: 7 },

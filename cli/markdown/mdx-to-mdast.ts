@@ -8,7 +8,7 @@
  */
 import type { BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Strong, Text } from 'mdast';
 import type { MdxJsxAttribute, MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
-import { ADMONITION_TITLES, type AdmonitionType } from '../../templates/shared.ts';
+import { ADMONITION_TITLES, type AdmonitionType } from '../../templates/shared/index.ts';
 import { STATIC_VALUE } from '../mdx/remark-twin-tree.ts';
 
 export interface MdxToMdastOptions {

@@ -10,7 +10,7 @@ import type { CompiledSite } from '../stages/compile.ts';
 import type { LoadedApiDocument } from '../stages/openapi.ts';
 import type { PageKind } from '../stages/render.ts';
 import type { OutputAsset } from '../stages/bundle.ts';
-import { markdownPath } from '../../templates/shared.ts';
+import { markdownPath } from '../../templates/shared/index.ts';
 import { apiTwin, type RequestSample } from './api-twin.ts';
 import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
 import { mdxToMdast } from './mdx-to-mdast.ts';

@@ -6,7 +6,7 @@
 import type { Element, Root } from 'hast';
 import type { Plugin } from 'unified';
 import { visit, SKIP } from 'unist-util-visit';
-import { DATA } from '../../templates/shared.ts';
+import { DATA } from '../../templates/shared/index.ts';
 
 /** Parses `key="value"` pairs from a code fence's meta string. */
 export function parseMeta(meta: string): Record<string, string> {

@@ -6,7 +6,7 @@ import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import type { Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
-import type { TocItem } from '../../templates/shared.ts';
+import type { TocItem } from '../../templates/shared/index.ts';
 import { createSlugger } from './slug.ts';
 
 export interface RehypeHeadingsOptions {

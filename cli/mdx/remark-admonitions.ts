@@ -9,7 +9,7 @@ import type { MdxJsxFlowElement } from 'mdast-util-mdx-jsx';
 import { toString } from 'mdast-util-to-string';
 import type { Plugin } from 'unified';
 import { visit, SKIP } from 'unist-util-visit';
-import { ADMONITION_TYPES, type AdmonitionType } from '../../templates/shared.ts';
+import { ADMONITION_TYPES, type AdmonitionType } from '../../templates/shared/index.ts';
 
 const remarkAdmonitions: Plugin<[], Root> = () => (tree) => {
   visit(tree, (node, index, parent) => {

@@ -10,7 +10,7 @@ import type { SiteConfig } from '../config.ts';
 import { asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 import { getHighlighter, THEMES, type CompileCache } from '../stages/compile.ts';
 import { collectProperties, describeSchema, resolveRef, type LoadedApiDocument, type OperationSummary } from '../stages/openapi.ts';
-import { DATA } from '../../templates/shared.ts';
+import { DATA } from '../../templates/shared/index.ts';
 import { mediaExample } from './example-request.ts';
 import { requestSamplesByOperation } from './request-samples.ts';
 

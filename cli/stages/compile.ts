@@ -35,7 +35,7 @@ import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } fro
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import remarkTwinTree from '../mdx/remark-twin-tree.ts';
-import type { TocItem } from '../../templates/shared.ts';
+import type { TocItem } from '../../templates/shared/index.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
 

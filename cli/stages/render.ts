@@ -26,7 +26,7 @@ import { pickServer } from '../openapi/example-request.ts';
 import type { ApiExamples } from '../openapi/reference-examples.ts';
 import { hasMarkdownTwin } from '../markdown/twins.ts';
 import { docPagination } from '../doc-pagination.ts';
-import { markdownPath } from '../../templates/shared.ts';
+import { markdownPath } from '../../templates/shared/index.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 

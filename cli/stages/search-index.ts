@@ -18,7 +18,7 @@ import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError } from '../errors.ts';
 import { operationAnchor } from '../../templates/layouts/ApiReference.tsx';
-import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/client/search/analyze.ts';
+import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/shared/search-analyze.ts';
 import {
   BM25,
   IMPACT_SCALE,
@@ -31,7 +31,7 @@ import {
   type SearchMeta,
   type SearchPassage,
   type SearchShard,
-} from '../../templates/client/search/format.ts';
+} from '../../templates/shared/search-format.ts';
 import type { OutputAsset } from './bundle.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import type { PageKind, RenderedPage } from './render.ts';

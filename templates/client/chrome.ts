@@ -1,4 +1,4 @@
-import { DATA, HEAD_DATA, STORAGE } from '../shared.ts';
+import { DATA, HEAD_DATA, STORAGE } from '../shared/index.ts';
 import { writeStorage } from './storage.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { DATA } from '../shared.ts';
+import { DATA } from '../shared/index.ts';
 
 const RESET_MS = 2000;
 

@@ -13,7 +13,7 @@
  */
 import { Component, Fragment, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
-import { MESSAGES } from '../shared.ts';
+import { MESSAGES } from '../shared/index.ts';
 
 interface BoundaryState {
   error: Error | null;

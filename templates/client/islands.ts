@@ -6,7 +6,7 @@
  * in its own place; the rest of the page keeps working. React islands get the same
  * message from the error boundary in island-root.tsx.
  */
-import { DATA, IDS, MESSAGES } from '../shared.ts';
+import { DATA, IDS, MESSAGES } from '../shared/index.ts';
 
 export interface IslandModule {
   mount(element: HTMLElement, props: unknown): (() => void) | void;

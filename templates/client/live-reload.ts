@@ -5,7 +5,7 @@
  * page until the file is fixed. It is bundled on its own and injected by the watch
  * server into the HTML it serves; `docsgen build` never includes it.
  */
-import { EVENTS, canonicalPath } from '../shared.ts';
+import { EVENTS, canonicalPath } from '../shared/index.ts';
 
 interface OverlayError {
   message: string;

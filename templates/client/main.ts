@@ -16,7 +16,7 @@ import { initSlideDecks } from './slides.ts';
 import { initTabs } from './tabs.ts';
 import { initTheme } from './theme.ts';
 import { initToc } from './toc.ts';
-import { DATA, IDS } from '../shared.ts';
+import { DATA, IDS } from '../shared/index.ts';
 
 // The stylesheet hides the base-URL warning; the script running is the other half of "the site loaded".
 document.getElementById(IDS.baseUrlBanner)?.remove();

@@ -1,4 +1,4 @@
-import { DATA, IDS, MOBILE_BREAKPOINT_PX } from '../shared.ts';
+import { DATA, IDS, MOBILE_BREAKPOINT_PX } from '../shared/index.ts';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 

@@ -11,7 +11,7 @@
  * scrolls into view, unless the reader saves data or is on a 2g connection. Each page
  * is fetched at most once per visit.
  */
-import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } from '../shared.ts';
+import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } from '../shared/index.ts';
 import { isMounted, mountEagerIslands, unmountIslands } from './islands.ts';
 import { closeMenu } from './menu.ts';
 import { keepLive, morph } from './morph.ts';

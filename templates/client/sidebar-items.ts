@@ -4,7 +4,7 @@
  * sidebar JSON (loaded once per visit, on first need) in the markup the server renders
  * for them; client navigation keeps the sidebar the reader has in front of them.
  */
-import { DATA, type SidebarEntry, type SidebarJson } from '../shared.ts';
+import { DATA, type SidebarEntry, type SidebarJson } from '../shared/index.ts';
 
 const loading = new Map<string, Promise<SidebarJson>>();
 

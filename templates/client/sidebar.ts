@@ -4,7 +4,7 @@
  * toggle. What the toggle, the "more" links of long lists and client navigation need is
  * in sidebar-items.ts, loaded after the page (the budget of script before load is small).
  */
-import { DATA } from '../shared.ts';
+import { DATA } from '../shared/index.ts';
 
 let items: typeof import('./sidebar-items.ts') | undefined;
 const loadItems = () => import('./sidebar-items.ts').then((module) => (items = module));

@@ -4,7 +4,7 @@
  * navigation keeps alive, and a single console warning explains why they are not
  * remembered. The head script may already have printed that warning.
  */
-import { HEAD_DATA } from '../shared.ts';
+import { HEAD_DATA } from '../shared/index.ts';
 
 const memory = new Map<string, string>();
 

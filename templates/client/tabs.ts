@@ -1,4 +1,4 @@
-import { DATA, STORAGE } from '../shared.ts';
+import { DATA, STORAGE } from '../shared/index.ts';
 import { readStorage, writeStorage } from './storage.ts';
 
 function select(tabs: Element, value: string): boolean {

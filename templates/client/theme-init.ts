@@ -5,7 +5,7 @@
  * Storage may throw (private modes, blocked cookies): then the defaults stay and one
  * warning is printed.
  */
-import { HEAD_DATA, STORAGE } from '../shared.ts';
+import { HEAD_DATA, STORAGE } from '../shared/index.ts';
 
 const root = document.documentElement;
 try {

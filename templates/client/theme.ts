@@ -1,4 +1,4 @@
-import { DATA, EVENTS, STORAGE, colorModeLabel, type ColorMode } from '../shared.ts';
+import { DATA, EVENTS, STORAGE, colorModeLabel, type ColorMode } from '../shared/index.ts';
 import { writeStorage } from './storage.ts';
 
 function currentMode(): ColorMode {

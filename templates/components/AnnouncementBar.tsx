@@ -1,4 +1,4 @@
-import { DATA, HEAD_DATA } from '../shared.ts';
+import { DATA, HEAD_DATA } from '../shared/index.ts';
 import { useSite } from './SiteContext.tsx';
 
 /** Hidden before first paint by the inline head script when this id was dismissed, so it never flashes; a new id shows it again. */

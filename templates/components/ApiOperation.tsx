@@ -2,7 +2,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type { ReactNode } from 'react';
 import type { ApiExampleView, ApiOperationView, ApiParameterView, ApiResponseDetailView } from '../layouts/ApiReference.tsx';
-import { API_CONSOLE_HASH } from '../shared.ts';
+import { API_CONSOLE_HASH } from '../shared/index.ts';
 import { TabItem, Tabs } from './Tabs.tsx';
 
 /** The address that opens the interactive console, at an operation (`/operations/x`) or at its overview ('/'). */

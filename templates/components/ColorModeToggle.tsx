@@ -1,4 +1,4 @@
-import { DATA, colorModeLabel } from '../shared.ts';
+import { DATA, colorModeLabel } from '../shared/index.ts';
 
 /**
  * Rendered with the default mode's label; the inline theme script and the client

@@ -1,4 +1,4 @@
-import { DATA, markdownPath } from '../shared.ts';
+import { DATA, markdownPath } from '../shared/index.ts';
 import { usePage, useSite } from './SiteContext.tsx';
 
 /**

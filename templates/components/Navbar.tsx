@@ -1,4 +1,4 @@
-import { DATA } from '../shared.ts';
+import { DATA } from '../shared/index.ts';
 import { ColorModeToggle } from './ColorModeToggle.tsx';
 import { SmartLink, isActive } from './Link.tsx';
 import { SearchButton } from './SearchButton.tsx';

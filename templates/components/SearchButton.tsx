@@ -1,4 +1,4 @@
-import { DATA } from '../shared.ts';
+import { DATA } from '../shared/index.ts';
 
 /** The navbar's search slot. The dialog is an island loaded on first use, so pages do not pay for search up front. */
 export function SearchButton() {

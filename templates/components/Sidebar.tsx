@@ -1,4 +1,4 @@
-import { DATA, SIDEBAR_WINDOW, type SidebarEntry } from '../shared.ts';
+import { DATA, SIDEBAR_WINDOW, type SidebarEntry } from '../shared/index.ts';
 import type { PageSidebar } from './SiteContext.tsx';
 
 /**

@@ -3,7 +3,7 @@
  * the resolved config the chrome needs, and the sidebars. Serializable on purpose.
  */
 import { createContext, useContext } from 'react';
-import type { ColorMode, SidebarEntry } from '../shared.ts';
+import type { ColorMode, SidebarEntry } from '../shared/index.ts';
 
 export interface LinkData {
   label: string;

@@ -1,5 +1,5 @@
 import { Children, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
-import { DATA } from '../shared.ts';
+import { DATA } from '../shared/index.ts';
 
 export interface TabItemProps {
   value: string;

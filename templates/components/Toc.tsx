@@ -1,4 +1,4 @@
-import { DATA, type TocItem } from '../shared.ts';
+import { DATA, type TocItem } from '../shared/index.ts';
 
 interface TocNode extends TocItem {
   children: TocNode[];

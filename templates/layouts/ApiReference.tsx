@@ -1,5 +1,5 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
-import { API_CONSOLE_HASH, DATA } from '../shared.ts';
+import { API_CONSOLE_HASH, DATA } from '../shared/index.ts';
 import { CopyPage } from '../components/CopyPage.tsx';
 
 export interface ApiParameterView {

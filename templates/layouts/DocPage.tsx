@@ -6,7 +6,7 @@ import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import type { PageSidebar } from '../components/SiteContext.tsx';
 import { Toc, TocCollapsible } from '../components/Toc.tsx';
-import type { TocItem } from '../shared.ts';
+import type { TocItem } from '../shared/index.ts';
 
 export interface DocPageProps {
   title: string;

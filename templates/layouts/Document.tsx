@@ -3,7 +3,7 @@ import { AnnouncementBar } from '../components/AnnouncementBar.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
-import { HEAD_DATA, IDS } from '../shared.ts';
+import { HEAD_DATA, IDS } from '../shared/index.ts';
 
 export interface HeadData {
   /** Full <title>, already "Page | Site". */

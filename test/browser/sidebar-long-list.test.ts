@@ -12,7 +12,7 @@ import { build } from '../../cli/build.ts';
 import { loadConfig } from '../../cli/config.ts';
 import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
-import { SIDEBAR_WINDOW } from '../../templates/shared.ts';
+import { SIDEBAR_WINDOW } from '../../templates/shared/index.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 import { createCleanup } from '../helpers/temp.ts';

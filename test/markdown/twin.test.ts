@@ -10,7 +10,7 @@ import { mdxToMdast } from '../../cli/markdown/mdx-to-mdast.ts';
 import { twinDocument } from '../../cli/markdown/write-markdown.ts';
 import { compileCode, createCompileCache } from '../../cli/stages/compile.ts';
 import { loadApiDocuments } from '../../cli/stages/openapi.ts';
-import { ADMONITION_TITLES } from '../../templates/shared.ts';
+import { ADMONITION_TITLES } from '../../templates/shared/index.ts';
 import { repoRoot } from '../helpers/site.ts';
 
 async function twinOf(source: string): Promise<string> {

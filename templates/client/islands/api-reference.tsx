@@ -11,7 +11,7 @@ import { API as UntypedApi } from '@stoplight/elements';
 import { computeTheme, useThemeStore } from '@stoplight/mosaic';
 import { startTransition, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared.ts';
+import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared/index.ts';
 import { mountReact } from '../island-root.tsx';
 import '../../styles/api-reference.css';
 

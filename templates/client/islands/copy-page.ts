@@ -3,11 +3,11 @@
  * the first click on the button (main.ts) through the islands manifest, like an island
  * but with nothing to mount.
  *
- * It imports shared.ts like every other entry: esbuild keeps its runtime helpers in the
+ * It imports templates/shared/ like every other entry: esbuild keeps its runtime helpers in the
  * chunk of the code all entries share, and an entry sharing nothing would split them
  * into one more chunk that every page loads.
  */
-import { DATA } from '../../shared.ts';
+import { DATA } from '../../shared/index.ts';
 const RESET_MS = 2000;
 
 export async function copyPage(button: HTMLButtonElement): Promise<void> {

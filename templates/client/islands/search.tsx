@@ -3,7 +3,7 @@
  * wanting search (focus or hover on the navbar button, Ctrl/Cmd+K, "/"); until then a
  * page pays nothing for search. The index is fetched when the dialog first opens: a
  * small page list, then only the shards for the words typed and the text of the
- * results on screen (see ../search/format.ts).
+ * results on screen (see templates/shared/search-format.ts).
  *
  * Accessibility follows the WAI-ARIA combobox pattern with a listbox popup: the input
  * keeps focus, arrow keys move aria-activedescendant through the options, Enter opens
@@ -15,10 +15,10 @@ import { createPortal } from 'react-dom';
 import { SearchButtonControl } from '../../components/SearchButton.tsx';
 import { mountReact } from '../island-root.tsx';
 import { excerpt, highlight, normalizeQuery, SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
-import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../search/format.ts';
+import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../../shared/search-format.ts';
 import { isSearchShortcut } from '../search-shortcut.ts';
 import { readStorage, writeStorage } from '../storage.ts';
-import { DATA } from '../../shared.ts';
+import { DATA } from '../../shared/index.ts';
 import '../../styles/search.css';
 
 const RECENT_KEY = 'docsgen.search.recent';

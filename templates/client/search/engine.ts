@@ -4,8 +4,8 @@
  * excerpts with the matched words marked. No DOM here, so tests run it in Node on an
  * index built in memory.
  */
-import { fold, isStopword, shardBucket, shardKey, wordTokens, words } from './analyze.ts';
-import { decodePostings, IMPACT_SCALE, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from './format.ts';
+import { fold, isStopword, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
+import { decodePostings, IMPACT_SCALE, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
 
 /** How much a looser match is worth next to an exact one. */
 const PREFIX_FACTOR = 0.75;
