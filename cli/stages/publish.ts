@@ -69,7 +69,16 @@ export async function discard(staging: string): Promise<void> {
 export function removeOnSignal(dir: string): { dispose(): void } {
   const onSignal = (signal: NodeJS.Signals) => {
     dispose();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    // Writes already handed to the thread pool may still land while the folder is removed
+    // (ENOTEMPTY): try again a few times, briefly, and leave any rest to the next build.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+        break;
+      } catch {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      }
+    }
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   const dispose = () => {

@@ -52,6 +52,8 @@ describe('docs sidebar (real site)', () => {
     assert.equal(await label(page, OTHER.label).getAttribute('aria-expanded'), 'true');
 
     await label(page, OTHER.label).click();
+    // The toggle runs in the sidebar code loaded after the page: wait for it rather than read at once.
+    await page.locator('.doc-sidebar a.menu__caret[aria-expanded="false"]', { hasText: OTHER.label }).waitFor({ state: 'attached' });
     assert.equal(await label(page, OTHER.label).getAttribute('aria-expanded'), 'false', 'a loaded category collapses again');
     assert.equal(await page.locator(`.doc-sidebar a[href="${OTHER.doc}"]`).isVisible(), false);
     assert.deepEqual(errors, []);
