@@ -99,7 +99,9 @@ const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
 const OPENAPI_MAX_DEPTH = 100;
 
 export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string, options: LoadApiOptions = {}): Promise<LoadedApiDocument[]> {
-  const results = await Promise.all(sources.map((source) => loadOne(source, root, options)));
+  // One validator configuration for the documents of this call: it belongs to the call, not to the module.
+  const specConfig = createConfig({ extends: ['spec'] });
+  const results = await Promise.all(sources.map((source) => loadOne(source, root, options, specConfig)));
   const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
   if (errors.length > 0) {
     const files = new Set(errors.map((e) => e.file ?? ''));
@@ -113,7 +115,7 @@ export async function loadApiDocuments(sources: readonly ApiDocumentSource[], ro
 
 type LoadResult = { ok: true; api: LoadedApiDocument } | { ok: false; errors: DocsgenError[] };
 
-async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions): Promise<LoadResult> {
+async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions, specConfig: Promise<RedoclyConfig>): Promise<LoadResult> {
   const rel = toPosix(path.relative(root, source.file));
   let yamlText: string;
   try {
@@ -145,7 +147,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   // own "can't resolve" for them would only repeat it.
   const externalRefs = findExternalRefs(document);
   const reported = new Set(externalRefs.map((r) => formatPointer(r.segments.slice(0, -1))));
-  const problems = (await validate(yamlText, source.file)).filter(
+  const problems = (await validate(yamlText, source.file, specConfig)).filter(
     (p) => !(p.ruleId === 'no-unresolved-refs' && reported.has((p.location[0]?.pointer ?? '').replace(/^#/, '') || '/')),
   );
   const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
@@ -280,15 +282,12 @@ function checkVersion(document: JsonObject, text: string, rel: string, locate: L
 // ---------------------------------------------------------------------------
 // Validation
 
-let specConfig: Promise<RedoclyConfig> | undefined;
-
 /**
  * Structural validation only (the 'spec' ruleset: schema of every object, resolvable
  * $refs, unique operationIds, declared path parameters). Style rules belong to
  * `redocly lint` with redocly.yaml, and must not fail a build.
  */
-async function validate(text: string, absoluteFile: string): Promise<NormalizedProblem[]> {
-  specConfig ??= createConfig({ extends: ['spec'] });
+async function validate(text: string, absoluteFile: string, specConfig: Promise<RedoclyConfig>): Promise<NormalizedProblem[]> {
   const config = await specConfig;
   const document = makeDocumentFromString(text, absoluteFile);
   const problems = await lintDocument({ document, config, externalRefResolver: new NoExternalReads() });
