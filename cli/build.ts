@@ -24,7 +24,7 @@ import { precompress } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
-import { securityHeaderFiles, securityHeaders } from './stages/security-headers.ts';
+import { createHeaderSourcesCache, securityHeaderFiles, securityHeaders, type HeaderSourcesCache } from './stages/security-headers.ts';
 import { checkOutputPaths } from './stages/output-paths.ts';
 import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
@@ -43,6 +43,7 @@ export interface BuildSession {
   renderCache: RenderCache;
   links: LinkCheckCache;
   searchIndex: SearchIndexCache;
+  headers: HeaderSourcesCache;
   /** esbuild contexts and the last client bundle; only in incremental sessions, which must be disposed. */
   bundle?: BundleCache;
   /** API documents, reused while the files of their folders are unchanged. */
@@ -75,6 +76,7 @@ export function createBuildSession(options: { incremental?: boolean; cacheDir?: 
     renderCache: createRenderCache(),
     links: createLinkCheckCache(),
     searchIndex: createSearchIndexCache(),
+    headers: createHeaderSourcesCache(),
     markdown: createTwinCache(),
     bundle: options.incremental ? createBundleCache() : undefined,
   };
@@ -93,6 +95,7 @@ export async function disposeBuildSession(session: BuildSession): Promise<void> 
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();
   session.searchIndex = createSearchIndexCache();
+  session.headers = createHeaderSourcesCache();
   session.markdown = createTwinCache();
   session.openapi = undefined;
   session.lastRender = undefined;
@@ -190,7 +193,7 @@ export async function buildSite(
     return api ? requestSamples(api, operationId, { sandbox: config.apiReferences.find((r) => r.id === apiId)?.sandboxServer }) : [];
   };
   const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
-  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }))];
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }, session.headers))];
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);

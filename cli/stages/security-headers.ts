@@ -7,7 +7,7 @@
  * nginx snippet that deploy/nginx.conf includes, so both send the same policy.
  */
 import { createHash } from 'node:crypto';
-import { Parser } from 'htmlparser2';
+import { Parser, type Handler } from 'htmlparser2';
 import type { OutputAsset } from './bundle.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import type { RenderedPage } from './render.ts';
@@ -31,7 +31,22 @@ const EXECUTABLE_TYPES = new Set(['', 'text/javascript', 'application/javascript
 /** Directives that list the other origins the pages load from, and what goes into each. */
 type SourceDirective = 'script-src' | 'style-src' | 'img-src' | 'media-src' | 'frame-src' | 'connect-src';
 
-export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[] }): Record<string, string> {
+/** What a page runs inline and loads from other hosts. */
+export interface PageSources {
+  inlineScripts: string[];
+  external: [SourceDirective, string][];
+}
+
+/** The sources of each page, read by the scan stage's one pass over it (see scan-pages.ts). */
+export interface HeaderSourcesCache {
+  sourcesOfPage: WeakMap<RenderedPage, PageSources>;
+}
+
+export function createHeaderSourcesCache(): HeaderSourcesCache {
+  return { sourcesOfPage: new WeakMap() };
+}
+
+export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[] }, cache = createHeaderSourcesCache()): Record<string, string> {
   const sources: Record<SourceDirective, Set<string>> = {
     'script-src': new Set(),
     'style-src': new Set(),
@@ -41,7 +56,7 @@ export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: r
     'connect-src': new Set(),
   };
   for (const page of input.pages) {
-    const found = scanPage(page.html);
+    const found = cache.sourcesOfPage.get(page) ?? scanPage(page.html);
     for (const script of found.inlineScripts) sources['script-src'].add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
     for (const [directive, url] of found.external) sources[directive].add(originOf(url));
   }
@@ -88,7 +103,16 @@ export function securityHeaderFiles(headers: Readonly<Record<string, string>>): 
  * and the URLs of what the page loads from other hosts (an image or a video an author
  * linked to), by the directive that must allow them.
  */
-function scanPage(html: string): { inlineScripts: string[]; external: [SourceDirective, string][] } {
+function scanPage(html: string): PageSources {
+  const reader = sourcesReader();
+  const parser = new Parser(reader.handler);
+  parser.write(html);
+  parser.end();
+  return reader.result;
+}
+
+/** Parser events that collect a page's sources, so the scan stage's one parse can feed them too. */
+export function sourcesReader(): { handler: Partial<Handler>; result: PageSources } {
   const scripts: string[] = [];
   const external: [SourceDirective, string][] = [];
   const add = (directive: SourceDirective, url: string | undefined) => {
@@ -98,7 +122,7 @@ function scanPage(html: string): { inlineScripts: string[]; external: [SourceDir
     for (const candidate of srcset?.split(',') ?? []) add(directive, candidate.trim().split(/\s+/)[0]);
   };
   let current: string | undefined;
-  const parser = new Parser({
+  const handler: Partial<Handler> = {
     onopentag(name, attributes) {
       if (name === 'img' || (name === 'source' && attributes.srcset !== undefined)) {
         add('img-src', attributes.src);
@@ -121,10 +145,8 @@ function scanPage(html: string): { inlineScripts: string[]; external: [SourceDir
       scripts.push(current);
       current = undefined;
     },
-  });
-  parser.write(html);
-  parser.end();
-  return { inlineScripts: scripts, external };
+  };
+  return { handler, result: { inlineScripts: scripts, external } };
 }
 
 type ServerList = { url?: unknown; description?: unknown }[] | undefined;
