@@ -17,9 +17,8 @@ import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
-import { requestSamples } from './openapi/request-samples.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
-import { highlightApiExamples } from './openapi/reference-examples.ts';
+import { highlightApiExamples, type ApiExamples } from './openapi/reference-examples.ts';
 import { precompress } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
@@ -48,6 +47,8 @@ export interface BuildSession {
   bundle?: BundleCache;
   /** API documents, reused while the files of their folders are unchanged. */
   openapi?: { key: string; apis: LoadedApiDocument[] };
+  /** Request samples and examples of the API pages, made again only when the documents or their settings change. */
+  apiExamples?: { apis: readonly LoadedApiDocument[]; refs: string; examples: ApiExamples };
   /** Render stage to use instead of the built-in one: watch mode loads templates afresh after they change. */
   render?: typeof render;
   /** Markdown twins by what they were made from, so a rebuild writes again only the changed ones. */
@@ -98,6 +99,7 @@ export async function disposeBuildSession(session: BuildSession): Promise<void> 
   session.headers = createHeaderSourcesCache();
   session.markdown = createTwinCache();
   session.openapi = undefined;
+  session.apiExamples = undefined;
   session.lastRender = undefined;
 }
 
@@ -159,7 +161,7 @@ export async function buildSite(
   const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts }));
   const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
   const apis = await task('openapi', () => loadApis(config, session));
-  const apiExamples = await task('api-examples', () => highlightApiExamples(apis, config, session.compile));
+  const apiExamples = await task('api-examples', () => loadApiExamples(apis, config, session));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
@@ -188,10 +190,9 @@ export async function buildSite(
     ),
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
-  const samplesFor = (apiId: string, operationId: string) => {
-    const api = apis.find((a) => a.id === apiId);
-    return api ? requestSamples(api, operationId, { sandbox: config.apiReferences.find((r) => r.id === apiId)?.sandboxServer }) : [];
-  };
+  // The samples the API pages show, for their twins: made once, in the api-examples stage.
+  const samplesFor = (apiId: string, operationId: string) =>
+    (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
   const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }, session.headers))];
   const memoryCheck = await task('check-links', (progress) => {
@@ -259,6 +260,15 @@ function outputFileSet(statics: readonly StaticFile[], assets: readonly OutputAs
   for (const f of [...assets, ...generated]) files.add(`/${f.path}`);
   for (const file of statics) files.add(`/${file.rel}`);
   return files;
+}
+
+/** highlightApiExamples(), skipped while the API documents and their settings are the ones it last saw. */
+async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteConfig, session: BuildSession): Promise<ApiExamples> {
+  const refs = JSON.stringify(config.apiReferences);
+  if (session.apiExamples?.apis === apis && session.apiExamples.refs === refs) return session.apiExamples.examples;
+  const examples = await highlightApiExamples(apis, config, session.compile);
+  session.apiExamples = { apis, refs, examples };
+  return examples;
 }
 
 /** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */

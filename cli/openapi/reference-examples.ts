@@ -22,6 +22,8 @@ export interface HighlightedExample {
   code: string;
   /** A complete code block (highlighted <pre> and copy button). */
   html: string;
+  /** For request samples: the language of the code (its fence in the Markdown twin). */
+  language?: string;
   /** For request samples: the httpsnippet target and client, which Elements' x-codeSamples name. */
   target?: string;
   client?: string;
@@ -55,7 +57,7 @@ export async function highlightApiExamples(apis: readonly LoadedApiDocument[], c
     for (const op of api.operations) {
       const raw = rawOperation(api, op);
       byOperation.set(op.operationId, {
-        samples: await Promise.all((samples.get(op.operationId) ?? []).map(async (s) => ({ id: s.id, label: s.label, code: s.code, target: s.target, client: s.client, html: await highlight(s.language, s.code) }))),
+        samples: await Promise.all((samples.get(op.operationId) ?? []).map(async (s) => ({ id: s.id, label: s.label, code: s.code, language: s.language, target: s.target, client: s.client, html: await highlight(s.language, s.code) }))),
         payloads: op.kind === 'webhook' ? await namedExamples(api, asObject(resolveRef(api, raw.requestBody).content), highlight) : [],
         responseDetails: await Promise.all(
           Object.entries(asObject(raw.responses)).map(async ([status, rawResponse]) => {
