@@ -68,4 +68,16 @@ describe('precompress', () => {
     assert.deepEqual(await copies(plain), await copies(cached));
     assert.equal(zlib.brotliDecompressSync((await copies(plain)).get('docs/intro.html.br')!).toString(), page);
   });
+
+  it("gives the hashed files under assets/ brotli's top quality and pages a quicker one", async () => {
+    const dir = path.join(tmp, 'quality');
+    await mkdir(path.join(dir, 'assets'), { recursive: true });
+    await writeFile(path.join(dir, 'assets/main-ABC123.js'), script(3));
+    await writeFile(path.join(dir, 'page.html'), script(3));
+    await precompress(dir);
+    const brotliAt = (quality: number) => zlib.brotliCompressSync(Buffer.from(script(3)), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(script(3)) } });
+    assert.ok((await readFile(path.join(dir, 'assets/main-ABC123.js.br'))).equals(brotliAt(11)), 'an asset at quality 11');
+    assert.ok((await readFile(path.join(dir, 'page.html.br'))).equals(brotliAt(6)), 'a page at quality 6');
+    assert.notDeepEqual(brotliAt(11), brotliAt(6), 'the two qualities give different bytes for this input');
+  });
 });
