@@ -194,7 +194,7 @@ export async function buildSite(
   const samplesFor = (apiId: string, operationId: string) =>
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
   const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
-  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis }, session.headers))];
+  const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis, sandboxOf: (id) => config.apiReferences.find((r) => r.id === id)?.sandboxServer }, session.headers))];
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
@@ -273,7 +273,7 @@ async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteC
 
 /** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */
 async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
-  const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec) }));
+  const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec), sandboxServer: ref.sandboxServer }));
   const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs]));
   // A document may not $ref other files (the openapi stage rejects it), so its own text is all it depends on.
   for (const spec of specs) hash.update(`\0${spec.file}\0`).update(await readFile(spec.file).catch(() => ''));

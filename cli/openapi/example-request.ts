@@ -6,6 +6,7 @@
  * so they all send the same request, and the tests compare each sample with it.
  */
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
+import { pickServer } from './servers.ts';
 import { resolveRef, type LoadedApiDocument, type OperationSummary } from '../stages/openapi.ts';
 
 export interface ExampleRequest {
@@ -85,16 +86,6 @@ export function exampleRequest(api: LoadedApiDocument, operation: Pick<Operation
   };
 }
 
-/** The URL of the sandbox among the given server lists (the first list that has servers wins, as in OpenAPI). */
-export function pickServer(lists: readonly unknown[][], sandbox: string | undefined): string {
-  const servers = (lists.find((list) => list.length > 0) ?? []).map((s) => asObject(s));
-  const chosen = (sandbox === undefined ? undefined : servers.find((s) => asString(s.description) === sandbox)) ?? servers[0];
-  if (!chosen) return '';
-  // Server variables take their defaults, as try-it does.
-  let url = asString(chosen.url);
-  for (const [name, variable] of Object.entries(asObject(chosen.variables))) url = url.split(`{${name}}`).join(asString(asObject(variable).default));
-  return url;
-}
 
 /** The parameter's example: its own, then its schema's. Undefined when the document gives none. */
 function parameterExample(api: LoadedApiDocument, p: JsonObject): string | undefined {

@@ -153,7 +153,7 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
       };
     }
     if (fragment && !targetPage.anchors.ids.has(fragment)) {
-      const ids = [...targetPage.anchors.ids].filter((id) => !/^(main-content|docsgen-|mobile-menu|sidebar-|s-|m-|:)/.test(id));
+      const ids = [...targetPage.anchors.ids].filter((id) => !/^(main-content|docsgen-|mobile-menu|:)/.test(id));
       return {
         reason: `points to #${fragment}, which no heading or element of ${route} has`,
         hint: ids.length ? `Did you mean #${closest(fragment, ids)}? Heading ids come from the heading text.` : `${route} has no anchors.`,

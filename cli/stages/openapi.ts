@@ -27,6 +27,8 @@ export interface ApiDocumentSource {
   id: string;
   /** absolute path */
   file: string;
+  /** Description of the sandbox server (`sandboxServer` in the config), for the Postman environment. */
+  sandboxServer?: string;
 }
 
 export interface OperationParameter {
@@ -175,7 +177,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
     referenceJsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
   };
   try {
-    const postman = await buildPostmanFiles({ ...api, document });
+    const postman = await buildPostmanFiles({ ...api, document }, source.sandboxServer);
     return { ok: true, api: { ...api, postman, siteLinks: shown.links } };
   } catch (error) {
     if (error instanceof DocsgenError) return { ok: false, errors: [error] };

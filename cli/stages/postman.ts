@@ -11,6 +11,7 @@ import { convertV2 } from 'openapi-to-postmanv2';
 import { DocsgenError } from '../errors.ts';
 import type { LoadedApiDocument, OperationSummary } from './openapi.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
+import { pickServer } from '../openapi/servers.ts';
 
 export interface PostmanFiles {
   /** Postman collection v2.1, as JSON text. */
@@ -25,10 +26,10 @@ const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/
 /** Folder of the token request when the document has no token operation of its own (same name as the Payment API's tag). */
 const TOKEN_FOLDER = 'Autenticação';
 
-export async function buildPostmanFiles(api: PostmanInput): Promise<PostmanFiles> {
+export async function buildPostmanFiles(api: PostmanInput, sandboxServer?: string): Promise<PostmanFiles> {
   const raw = await convert(api);
   const auth = tokenEndpoint(api.document);
-  const sandbox = sandboxServer(api.servers);
+  const sandbox = pickServer([asArray(api.document.servers)], sandboxServer).replace(/\/$/, '');
   const operations = api.operations.filter((op) => op.kind === 'operation');
   const byRoute = new Map(operations.map((op) => [routeKey(op.method, op.path), op]));
   const matched = new Set<string>();
@@ -171,11 +172,6 @@ function tokenEndpoint(document: JsonObject): TokenEndpoint | undefined {
     }
   }
   return undefined;
-}
-
-function sandboxServer(servers: PostmanInput['servers']): string {
-  const server = servers.find((s) => /sandbox/i.test(s.description) || /sandbox/i.test(s.url)) ?? servers[0];
-  return (server?.url ?? '').replace(/\/$/, '');
 }
 
 function transformRequest(item: JsonObject, op: OperationSummary, document: JsonObject, auth: TokenEndpoint | undefined): JsonObject {

@@ -22,7 +22,7 @@ import type { Collected } from './collect.ts';
 import type { CompiledMdx, CompiledPost, CompiledSite, SourceLink } from './compile.ts';
 import type { LastUpdated } from './last-updated.ts';
 import type { LoadedApiDocument } from './openapi.ts';
-import { pickServer } from '../openapi/example-request.ts';
+import { pickServer } from '../openapi/servers.ts';
 import type { ApiExamples } from '../openapi/reference-examples.ts';
 import { hasMarkdownTwin } from '../markdown/twins.ts';
 import { docPagination } from '../doc-pagination.ts';

@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { Parser, type Handler } from 'htmlparser2';
 import type { OutputAsset } from './bundle.ts';
+import { asObject } from '../json.ts';
+import { pickServer } from '../openapi/servers.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import type { RenderedPage } from './render.ts';
 
@@ -46,7 +48,9 @@ export function createHeaderSourcesCache(): HeaderSourcesCache {
   return { sourcesOfPage: new WeakMap() };
 }
 
-export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[] }, cache = createHeaderSourcesCache()): Record<string, string> {
+export function securityHeaders(
+  input: { pages: readonly RenderedPage[]; apis: readonly LoadedApiDocument[]; sandboxOf?: (apiId: string) => string | undefined },
+  cache = createHeaderSourcesCache()): Record<string, string> {
   const sources: Record<SourceDirective, Set<string>> = {
     'script-src': new Set(),
     'style-src': new Set(),
@@ -60,7 +64,7 @@ export function securityHeaders(input: { pages: readonly RenderedPage[]; apis: r
     for (const script of found.inlineScripts) sources['script-src'].add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
     for (const [directive, url] of found.external) sources[directive].add(originOf(url));
   }
-  for (const api of input.apis) for (const url of tryItServers(api)) sources['connect-src'].add(originOf(url));
+  for (const api of input.apis) for (const url of tryItServers(api, input.sandboxOf?.(api.id))) sources['connect-src'].add(originOf(url));
   const list = (directive: SourceDirective, ...fixed: string[]) => {
     const extra = [...sources[directive]].filter((source) => source !== '').sort();
     return [directive, ...fixed, ...extra].join(' ');
@@ -149,35 +153,21 @@ export function sourcesReader(): { handler: Partial<Handler>; result: PageSource
   return { handler, result: { inlineScripts: scripts, external } };
 }
 
-type ServerList = { url?: unknown; description?: unknown }[] | undefined;
-
 /**
  * The servers try-it calls: at every level a document declares servers, the sandbox one
- * (as the render stage and the island pick it: the URL or description says "sandbox",
- * or the description of the document's sandbox server), else the first.
+ * as try-it and the request samples pick it (see cli/openapi/servers.ts).
  */
-function tryItServers(api: LoadedApiDocument): string[] {
-  const sandbox = api.servers.find((s) => /sandbox/i.test(s.url) || /sandbox/i.test(s.description)) ?? api.servers[0];
-  const pick = (list: ServerList): string | undefined => {
-    if (!Array.isArray(list) || list.length === 0) return undefined;
-    const preferred = list.find((s) => s.url === sandbox?.url || (sandbox !== undefined && s.description === sandbox.description) || (typeof s.url === 'string' && /sandbox/i.test(s.url)));
-    const url = (preferred ?? list[0])?.url;
-    return typeof url === 'string' ? url : undefined;
-  };
-  const urls = [sandbox?.url];
-  const document = api.document;
-  for (const group of [document.paths, document.webhooks]) {
-    if (!group || typeof group !== 'object') continue;
-    for (const item of Object.values(group as Record<string, unknown>)) {
-      if (!item || typeof item !== 'object') continue;
-      const pathItem = item as Record<string, unknown>;
-      urls.push(pick(pathItem.servers as ServerList));
-      for (const operation of Object.values(pathItem)) {
-        if (operation && typeof operation === 'object' && !Array.isArray(operation)) urls.push(pick((operation as Record<string, unknown>).servers as ServerList));
-      }
+function tryItServers(api: LoadedApiDocument, sandbox: string | undefined): string[] {
+  const pick = (list: unknown) => (Array.isArray(list) && list.length > 0 ? pickServer([list], sandbox) : '');
+  const urls = [pick(api.document.servers)];
+  for (const group of [api.document.paths, api.document.webhooks]) {
+    for (const item of Object.values(asObject(group))) {
+      const pathItem = asObject(item);
+      urls.push(pick(pathItem.servers));
+      for (const operation of Object.values(pathItem)) urls.push(pick(asObject(operation).servers));
     }
   }
-  return urls.filter((url): url is string => typeof url === 'string' && url !== '');
+  return urls.filter((url) => url !== '');
 }
 
 /** A URL's origin; relative URLs (the site's own host) are covered by 'self'. */

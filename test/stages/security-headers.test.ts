@@ -62,8 +62,12 @@ describe('security headers', () => {
         '/relative': { servers: [{ url: '/v2', description: 'Same host' }] },
       },
     };
-    const policy = directives(securityHeaders({ pages: [], apis: [api(document)] })['Content-Security-Policy']!);
+    // The config names the sandbox by its description, as it does for try-it and the request samples.
+    const policy = directives(securityHeaders({ pages: [], apis: [api(document)], sandboxOf: () => 'Sandbox' })['Content-Security-Policy']!);
     assert.deepEqual(policy.get('connect-src'), ["'self'", 'https://auth-sbx.example.test', 'https://items.example.test:8443', 'https://sandbox.example.test']);
+    // Without that setting try-it calls the first server listed, and the policy follows it.
+    const unset = directives(securityHeaders({ pages: [], apis: [api(document)] })['Content-Security-Policy']!);
+    assert.deepEqual(unset.get('connect-src'), ["'self'", 'https://api.example.test', 'https://auth.example.test', 'https://items.example.test:8443']);
   });
 
   it('allows what the pages load from other hosts, by the directive that governs it', () => {
