@@ -70,9 +70,19 @@ interface LastRender {
 }
 
 /** `incremental` keeps esbuild running between builds: call disposeBuildSession() when done. */
-export function createBuildSession(options: { incremental?: boolean; cacheDir?: string } = {}): BuildSession {
+/**
+ * `compileWorkers` threads compile MDX when a site has at least `compilePoolFrom` sources
+ * (defaults: one per core, from 200 sources; 0 workers compiles on the main thread only).
+ */
+export function createBuildSession(
+  options: { incremental?: boolean; cacheDir?: string; compileWorkers?: number; compilePoolFrom?: number } = {},
+): BuildSession {
   return {
-    compile: createCompileCache({ diskDir: options.cacheDir ? path.join(options.cacheDir, 'mdx') : undefined }),
+    compile: createCompileCache({
+      diskDir: options.cacheDir ? path.join(options.cacheDir, 'mdx') : undefined,
+      workers: options.compileWorkers,
+      poolFrom: options.compilePoolFrom,
+    }),
     frontMatter: createFrontMatterCache(),
     renderCache: createRenderCache(),
     links: createLinkCheckCache(),
@@ -91,7 +101,7 @@ export function defaultCacheDir(config: SiteConfig): string {
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
   await flushCompileCache(session.compile);
-  session.compile = createCompileCache({ diskDir: session.compile.diskDir });
+  session.compile = createCompileCache({ diskDir: session.compile.diskDir, workers: session.compile.workers, poolFrom: session.compile.poolFrom });
   session.frontMatter = createFrontMatterCache();
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +39,7 @@ import remarkTwinTree from '../mdx/remark-twin-tree.ts';
 import type { TocItem } from '../../templates/shared/index.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
+import { createCompilePool, type CompilePool } from './compile-pool.ts';
 
 export type { SourceLink };
 
@@ -107,10 +109,22 @@ export interface CompileCache {
   last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string };
   /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
   tsx: Map<string, { inputs: [file: string, signature: string][]; loaded: CompiledTsxPage }>;
+  /** Worker threads a compile stage with at least `poolFrom` sources may use; 0 compiles on the main thread only. */
+  workers: number;
+  poolFrom: number;
 }
 
-export function createCompileCache(options: { diskDir?: string } = {}): CompileCache {
+/**
+ * Below this many sources a pool costs more than it saves: each worker loads MDX and
+ * Shiki (about a second of CPU) before its first document, and a pool is only started
+ * when some document is not in a cache.
+ */
+export const POOL_MIN_SOURCES = 200;
+
+export function createCompileCache(options: { diskDir?: string; workers?: number; poolFrom?: number } = {}): CompileCache {
   return {
+    workers: options.workers ?? availableParallelism(),
+    poolFrom: options.poolFrom ?? POOL_MIN_SOURCES,
     mdx: new Map(),
     code: new Map(),
     styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }),
@@ -191,45 +205,84 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   };
 
 
-  const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
   const total = collected.docs.length + collected.posts.length + collected.pages.length;
+  const pool =
+    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes: routeMap(collected), routesKey }) : undefined;
+  const context: CompileContext = { routeOfFile, routesKey, cache, pool };
+  // With a pool, a few sources at a time keep every worker fed while this thread evaluates
+  // what they return; results keep the order of the sources, so the output does not depend on timing.
+  const lanes = pool ? cache.workers * 2 : 1;
   let done = 0;
-  for (const doc of collected.docs) {
-    const compiled = await attempt(() => compileMdx(doc, { routeOfFile, routesKey, cache }));
-    if (compiled) docs.set(doc.id, { doc, compiled });
-    progress?.(++done, total);
-  }
-
-  const posts: CompiledPost[] = [];
-  for (const post of collected.posts) {
-    const result = await attempt(async () => {
-      const full = await compileMdx(post, { routeOfFile, routesKey, cache });
-      const cut = findTruncate(post.source);
-      const excerpt =
-        cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { routeOfFile, routesKey, cache, forExcerpt: true });
-      return { post, full, excerpt, truncated: cut !== undefined };
+  const tick = () => progress?.(++done, total);
+  try {
+    const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
+    const compiledDocs = await inOrder(collected.docs, lanes, async (doc) => {
+      const compiled = await attempt(() => compileMdx(doc, context));
+      tick();
+      return compiled;
     });
-    if (result) posts.push(result);
-    progress?.(++done, total);
-  }
-
-  const pages: (CompiledTsxPage | CompiledMdxPage)[] = [];
-  for (const page of collected.pages) {
-    const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
-      if (page.format === 'tsx') return loadTsxPage(page, cache);
-      const compiled = await compileMdx(page, { routeOfFile, routesKey, cache });
-      return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
+    collected.docs.forEach((doc, i) => {
+      const compiled = compiledDocs[i];
+      if (compiled) docs.set(doc.id, { doc, compiled });
     });
-    if (result) pages.push(result);
-    progress?.(++done, total);
+
+    const posts = (
+      await inOrder(collected.posts, lanes, async (post) => {
+        const result = await attempt(async () => {
+          const full = await compileMdx(post, context);
+          const cut = findTruncate(post.source);
+          const excerpt = cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { ...context, forExcerpt: true });
+          return { post, full, excerpt, truncated: cut !== undefined };
+        });
+        tick();
+        return result;
+      })
+    ).filter((p) => p !== undefined);
+
+    const pages = (
+      await inOrder(collected.pages, lanes, async (page) => {
+        const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
+          if (page.format === 'tsx') return loadTsxPage(page, cache);
+          const compiled = await compileMdx(page, context);
+          return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
+        });
+        tick();
+        return result;
+      })
+    ).filter((p) => p !== undefined);
+    return finish(docs, posts, pages);
+  } finally {
+    await pool?.close();
   }
 
-  // Earlier versions of edited documents: a long watch session would otherwise keep every one.
-  for (const key of cache.mdx.keys()) if (!cache.used.has(key)) cache.mdx.delete(key);
-  if (errors.length > 0) {
-    throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
+  function finish(
+    docs: Map<string, { doc: SourceDoc; compiled: CompiledMdx }>,
+    posts: CompiledPost[],
+    pages: (CompiledTsxPage | CompiledMdxPage)[],
+  ): CompiledSite {
+    // Earlier versions of edited documents: a long watch session would otherwise keep every one.
+    for (const key of cache.mdx.keys()) if (!cache.used.has(key)) cache.mdx.delete(key);
+    if (errors.length > 0) {
+      // Sources compile a few at a time: the report keeps one order whatever finished first.
+      errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+      throw new DocsgenErrors(`${errors.length} file${errors.length === 1 ? '' : 's'} could not be compiled:`, errors);
+    }
+    return { codeCss: codeCss(cache), docs, posts, pages };
   }
-  return { codeCss: codeCss(cache), docs, posts, pages };
+}
+
+/** fn over items, at most `lanes` at a time, results in the order of the items. */
+async function inOrder<T, R>(items: readonly T[], lanes: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  return results;
 }
 
 /** The highlight classes' CSS, sorted so the same site gives the same file (and hash) however it was compiled. */
@@ -240,10 +293,15 @@ function codeCss(cache: CompileCache): string {
     .join('\n');
 }
 
-function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
+function routeMap(collected: Collected): Map<string, string> {
   const map = new Map<string, string>();
   // A link to a draft becomes its route, which the link check then reports as a draft's.
   for (const item of [...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts]) map.set(item.file, item.route);
+  return map;
+}
+
+function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
+  const map = routeMap(collected);
   return (file) => map.get(file);
 }
 
@@ -260,6 +318,8 @@ export interface CompileContext {
   routesKey?: string;
   cache: CompileCache;
   forExcerpt?: boolean;
+  /** Worker threads to compile in; the main thread when absent. */
+  pool?: CompilePool;
 }
 
 export function getHighlighter(cache: CompileCache) {
@@ -315,15 +375,25 @@ export function precompile(cache: CompileCache, file: string, source: string): v
 async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {
   let entry = await readDiskEntry(context.cache, key);
   if (entry) {
-    const registry = context.cache.styleToClass.getClassRegistry();
-    for (const [name, style] of entry.classes) registry.set(name, style);
+    restoreClasses(context.cache, entry);
   } else {
-    entry = await compileCode(input, context);
+    if (context.pool) {
+      entry = await context.pool.compile(input, () => compileCode(input, context));
+      // A worker's highlight classes are in its own registry; the stylesheet is made from this one.
+      restoreClasses(context.cache, entry);
+    } else {
+      entry = await compileCode(input, context);
+    }
     // Written while the build goes on: an edit in watch mode should not wait for the disk.
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
     context.cache.writes.add(writing);
   }
   return { Content: await evaluate(entry.code, input, entry.map), toc: entry.toc, links: entry.links, markdown: entry.markdown };
+}
+
+function restoreClasses(cache: CompileCache, entry: DiskEntry): void {
+  const registry = cache.styleToClass.getClassRegistry();
+  for (const [name, style] of entry.classes) registry.set(name, style);
 }
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
