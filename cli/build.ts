@@ -22,7 +22,8 @@ import { highlightApiExamples, type ApiExamples } from './openapi/reference-exam
 import { precompress } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
-import { scanPages } from './stages/scan-pages.ts';
+import { scanPage, scanPages } from './stages/scan-pages.ts';
+import { createPageWriter, type PageWriter } from './stages/write-pages.ts';
 import { createHeaderSourcesCache, securityHeaderFiles, securityHeaders, type HeaderSourcesCache } from './stages/security-headers.ts';
 import { checkOutputPaths } from './stages/output-paths.ts';
 import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
@@ -162,7 +163,14 @@ export interface SiteOutput {
  */
 export async function buildSite(
   config: SiteConfig,
-  options: Pick<BuildOptions, 'logger' | 'session' | 'cache' | 'drafts'> & { searchIndex?: 'now' | 'later' } = {},
+  options: Pick<BuildOptions, 'logger' | 'session' | 'cache' | 'drafts'> & {
+    searchIndex?: 'now' | 'later';
+    /**
+     * Takes each page as soon as it is rendered and read (see scanPage): the pages of the
+     * returned output then have no HTML. build() writes them so; watch mode keeps them whole.
+     */
+    writePage?: (page: RenderedPage) => Promise<void>;
+  } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
@@ -197,6 +205,7 @@ export async function buildSite(
       config,
       session,
       progress,
+      options.writePage,
     ),
   );
   await task('scan', async (progress) => scanPages(pages, session, progress));
@@ -223,34 +232,40 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
-  const site = await buildSite(config, { logger, session, drafts: options.drafts });
-  // The next build reads what this one compiled.
-  await flushCompileCache(session.compile);
-  // A build that made its own session keeps nothing for a next one: what its stages cached
-  // (compiled documents, parsed pages, search records) goes before the site is written and crawled.
-  if (!options.session) await disposeBuildSession(session);
+  let pages: RenderedPage[] = [];
+  let linksChecked = 0;
+  let assets: BuildResult['assets'] = [];
   const staging = removeOnSignal(stagingDir(outDir));
   let written: Awaited<ReturnType<typeof write>>;
+  let pageWriter: PageWriter | undefined;
   try {
-    written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
+    // Pages are written as they are rendered, the rest once every page is.
+    pageWriter = await createPageWriter(stagingDir(outDir));
+    const writer = pageWriter;
+    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
+    const pagesWritten = await writer.finish();
+    // The next build reads what this one compiled.
+    await flushCompileCache(session.compile);
+    // A build that made its own session keeps nothing for a next one: what its stages cached
+    // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
+    if (!options.session) await disposeBuildSession(session);
+    const rest = await logger.task('write', () => write({ pages: [], assets: site.assets, generated: site.generated }, config, outDir, { clean: false }));
+    written = { ...rest, fileCount: rest.fileCount + pagesWritten.fileCount, bytes: rest.bytes + pagesWritten.bytes };
+    pages = site.pages;
+    linksChecked = site.linksChecked;
+    assets = site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength }));
     await logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
-    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
+    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
+    // Pages still being written would land in the folder after it is removed.
+    await pageWriter?.finish().catch(() => undefined);
     await discard(stagingDir(outDir));
     throw error;
   } finally {
     staging.dispose();
   }
-  return {
-    outDir,
-    pages: site.pages,
-    fileCount: written.fileCount,
-    bytes: written.bytes,
-    timings: logger.timings,
-    assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
-    linksChecked: site.linksChecked,
-  };
+  return { outDir, pages, fileCount: written.fileCount, bytes: written.bytes, timings: logger.timings, assets, linksChecked };
 }
 
 /** An asset named like esbuild's output (name-HASH.ext), so the server caches it as immutable. */
@@ -300,8 +315,25 @@ async function loadApis(config: SiteConfig, session: BuildSession): Promise<Load
  * sidebar positions and tags, any blog post), only the pages of the files whose text
  * changed are rendered again and the others are taken from the last render.
  */
-async function renderPages(input: RenderInput, config: SiteConfig, session: BuildSession, progress?: Progress): Promise<RenderedPage[]> {
+async function renderPages(
+  input: RenderInput,
+  config: SiteConfig,
+  session: BuildSession,
+  progress?: Progress,
+  writePage?: (page: RenderedPage) => Promise<void>,
+): Promise<RenderedPage[]> {
   const stage = session.render ?? render;
+  if (writePage) {
+    // Pages kept without their HTML cannot be reused by a next render.
+    session.lastRender = undefined;
+    const onPage = async (page: RenderedPage): Promise<RenderedPage> => {
+      const kept: RenderedPage = { ...page, html: '' };
+      scanPage(kept, page.html, session);
+      await writePage(page);
+      return kept;
+    };
+    return stage(input, config, { cache: session.renderCache, progress, onPage });
+  }
   const key = renderKey(input);
   const sources = new Map<string, string>();
   for (const source of [...input.collected.docs, ...input.collected.pages]) sources.set(source.relFile, source.source);

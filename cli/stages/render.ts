@@ -77,6 +77,12 @@ export interface RenderOptions {
   /** Kept by the build session; default a cache of this render alone. */
   cache?: RenderCache;
   progress?: Progress;
+  /**
+   * Takes each page as it is rendered and gives back what render() returns in its place:
+   * a build that writes pages as they come keeps them without their HTML, so it holds
+   * one page's HTML at a time, not the site's. The next page is rendered once it settles.
+   */
+  onPage?: (page: RenderedPage) => Promise<RenderedPage>;
 }
 
 /**
@@ -97,11 +103,14 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   const pages: RenderedPage[] = [];
   const errors: DocsgenError[] = [];
 
-  // Every doc is a page (the main doc two); the few other pages make the count run a little over.
-  const expected = options.routes?.size ?? input.compiled.docs.size + 1;
+  // Pages are described first (cheap: React elements around compiled documents) and
+  // rendered one by one after, so a caller taking them as they come never holds them all.
+  const entries: EmitEntry[] = [];
   const emit = (entry: EmitEntry) => {
     if (options.routes && !options.routes.has(entry.route)) return;
-    options.progress?.(pages.length + errors.length, Math.max(expected, pages.length + errors.length));
+    entries.push(entry);
+  };
+  const renderEntry = (entry: EmitEntry): RenderedPage | undefined => {
     const fullTitle = entry.title === site.title ? site.title : `${entry.title} | ${site.title}`;
     const canonicalRoute = entry.canonicalRoute ?? entry.route;
     const head: HeadData = {
@@ -128,7 +137,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         children: entry.body,
       });
       const html = flatString(`<!DOCTYPE html>${renderToString(element)}`);
-      pages.push({
+      return {
         route: entry.route,
         kind: entry.kind,
         title: entry.title,
@@ -137,7 +146,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         sourceFile: entry.sourceFile,
         sourceLinks: entry.sourceLinks ?? [],
         indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined && entry.unlisted !== true,
-      });
+      };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const missing = /Expected component `(\w+)`/.exec(message);
@@ -155,6 +164,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
           cause: error,
         }),
       );
+      return undefined;
     }
   };
 
@@ -218,6 +228,12 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   }
   emit({ route: NOT_FOUND_ROUTE, kind: 'not-found', title: 'Page Not Found', description: 'The page you were looking for does not exist.', body: createElement(NotFound) });
 
+  for (const [index, entry] of entries.entries()) {
+    options.progress?.(index, entries.length);
+    const page = renderEntry(entry);
+    if (!page) continue;
+    pages.push(options.onPage ? await options.onPage(page) : page);
+  }
   if (errors.length > 0) throw new DocsgenErrors(`${errors.length} page${errors.length === 1 ? '' : 's'} failed to render:`, errors);
   return pages;
 }

@@ -13,26 +13,40 @@ import type { RenderedPage } from './render.ts';
 import { hasSearchText, recordsReader, type SearchIndexCache } from './search-index.ts';
 import { sourcesReader, type HeaderSourcesCache } from './security-headers.ts';
 
-export function scanPages(pages: readonly RenderedPage[], caches: { links: LinkCheckCache; searchIndex: SearchIndexCache; headers: HeaderSourcesCache }, progress?: Progress): void {
+type ScanCaches = { links: LinkCheckCache; searchIndex: SearchIndexCache; headers: HeaderSourcesCache };
+
+export function scanPages(pages: readonly RenderedPage[], caches: ScanCaches, progress?: Progress): void {
+  for (const [index, page] of pages.entries()) {
+    progress?.(index + 1, pages.length);
+    scanPage(page, page.html, caches);
+  }
+}
+
+/**
+ * Reads `html` as the HTML of `page`, under which the caches keep what they need: a build
+ * that writes pages as they come keeps `page` without its HTML, and every later stage
+ * finds what it needs here.
+ */
+export function scanPage(page: RenderedPage, html: string, caches: ScanCaches): void {
   const { anchorsOfPage } = caches.links;
   const { recordsOfPage } = caches.searchIndex;
   const { sourcesOfPage } = caches.headers;
-  for (const [index, page] of pages.entries()) {
-    progress?.(index + 1, pages.length);
-    const needsAnchors = !anchorsOfPage.has(page);
-    const needsRecords = hasSearchText(page) && !recordsOfPage.has(page);
-    const needsSources = !sourcesOfPage.has(page);
-    if (!needsAnchors && !needsRecords && !needsSources) continue;
-    const anchors = needsAnchors ? anchorsReader() : undefined;
-    const records = needsRecords ? recordsReader(page.html, page.title) : undefined;
-    const sources = needsSources ? sourcesReader() : undefined;
-    const parser = new Parser(tee([anchors?.handler, records?.handler, sources?.handler]), { decodeEntities: true });
-    parser.write(page.html);
-    parser.end();
-    if (anchors) anchorsOfPage.set(page, anchors.result);
-    if (records) recordsOfPage.set(page, records.records());
-    if (sources) sourcesOfPage.set(page, sources.result);
-  }
+  const needsAnchors = !anchorsOfPage.has(page);
+  const needsRecords = hasSearchText(page) && !recordsOfPage.has(page);
+  const needsSources = !sourcesOfPage.has(page);
+  if (!needsAnchors && !needsRecords && !needsSources) return;
+  const anchors = needsAnchors ? anchorsReader() : undefined;
+  const records = needsRecords ? recordsReader(html, page.title) : undefined;
+  const sources = needsSources ? sourcesReader() : undefined;
+  const parser = new Parser(tee([anchors?.handler, records?.handler, sources?.handler]), { decodeEntities: true });
+  parser.write(html);
+  parser.end();
+  // Copies: the strings the parser hands out are slices of the page's HTML, and V8 keeps
+  // a whole string alive while any slice of it lives, so kept slices would keep every
+  // page's HTML for the rest of the build.
+  if (anchors) anchorsOfPage.set(page, structuredClone(anchors.result));
+  if (records) recordsOfPage.set(page, structuredClone(records.records()));
+  if (sources) sourcesOfPage.set(page, structuredClone(sources.result));
 }
 
 /** One handler that hands every event the readers use to each of them. */

@@ -61,9 +61,10 @@ export interface WriteResult {
 /** Files written at once: a site has thousands of small search shards. */
 const CONCURRENCY = 64;
 
-export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
+/** `clean: false` adds to a staging folder the pages were already written into (see write-pages.ts). */
+export async function write(input: WriteInput, config: SiteConfig, outDir: string, options: { clean?: boolean } = {}): Promise<WriteResult> {
   const staging = stagingDir(outDir);
-  await rm(staging, { recursive: true, force: true });
+  if (options.clean !== false) await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let fileCount = 0;
   let bytes = 0;
