@@ -9,6 +9,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import type { IslandManifest } from '../../templates/shared/index.ts';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { scopeCss } from './scope-css.ts';
@@ -25,7 +26,7 @@ export interface BundleResult {
   script: string;
   styles: string[];
   themeInit: string;
-  islands: Record<string, { js: string; css: string[] }>;
+  islands: IslandManifest;
 }
 
 const ASSET_DIR = 'assets';

@@ -1,4 +1,5 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
+import { operationAnchor } from '../shared/api-anchors.ts';
 import { API_CONSOLE_HASH, DATA } from '../shared/index.ts';
 import { CopyPage } from '../components/CopyPage.tsx';
 
@@ -60,11 +61,6 @@ export interface ApiReferenceProps {
   /** Props for the browser-only Stoplight Elements island. */
   island: { specUrl: string; tryItServer: string; sandboxServer: string };
   contentLanguage?: string;
-}
-
-/** Elements' hash router addresses an operation as #/operations/{operationId}; the reference uses the same ids so links written for either keep working. */
-export function operationAnchor(op: { kind: 'operation' | 'webhook'; operationId: string }): string {
-  return op.kind === 'webhook' ? `/webhooks/${op.operationId}` : `/operations/${op.operationId}`;
 }
 
 /**

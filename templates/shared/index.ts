@@ -76,6 +76,12 @@ export const IDS = {
   mobileMenu: 'mobile-menu',
 } as const;
 
+/**
+ * The JSON in the page's IDS.islandsManifest script: island name -> the URLs of its module
+ * and stylesheets, as the bundle wrote them, for the client loader.
+ */
+export type IslandManifest = Record<string, { js: string; css: string[] }>;
+
 /** Events the client script dispatches on `document`, for islands that must react to them. */
 export const EVENTS = {
   /** After client navigation swapped the page; detail: { url: string }. */
