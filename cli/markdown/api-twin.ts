@@ -9,7 +9,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString } from 'mdast-util-to-string';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { operationAnchor } from '../../templates/shared/api-anchors.ts';
+import { operationAnchor } from '../../templates/shared/api-reference.ts';
 import { asObject, asString, type JsonObject } from '../json.ts';
 import { deref, type LoadedApiDocument, type OperationParameter, type OperationSummary } from '../stages/openapi.ts';
 import { mdxToMdast } from './mdx-to-mdast.ts';

@@ -1,5 +1,5 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
-import { operationAnchor } from '../shared/api-anchors.ts';
+import { API_DATA, operationAnchor } from '../shared/api-reference.ts';
 import { API_CONSOLE_HASH, DATA } from '../shared/index.ts';
 import { CopyPage } from '../components/CopyPage.tsx';
 
@@ -100,10 +100,10 @@ export function ApiReference(props: ApiReferenceProps) {
           Try-it requests go to the sandbox server ({props.island.tryItServer}). Credentials you type into the try-it panel are kept in this browser&rsquo;s
           localStorage in plain text.{' '}
           {/* Shown by the island, the only code that can act on it. */}
-          <button type="button" className="link-button" data-clear-credentials="" hidden>
+          <button type="button" className="link-button" {...{ [API_DATA.clearCredentials]: '' }} hidden>
             Clear saved credentials
           </button>{' '}
-          <span role="status" data-credentials-status="" />
+          <span role="status" {...{ [API_DATA.credentialsStatus]: '' }} />
         </p>
       </div>
       <section className="api-summary container markdown" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
