@@ -1,5 +1,5 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
-import { API_DATA, operationAnchor } from '../shared/api-reference.ts';
+import { API_DATA, API_ISLAND, operationAnchor } from '../shared/api-reference.ts';
 import { API_CONSOLE_HASH, DATA } from '../shared/index.ts';
 import { CopyPage } from '../components/CopyPage.tsx';
 
@@ -142,7 +142,7 @@ export function ApiReference(props: ApiReferenceProps) {
         ))}
       </section>
       {/* The console: a dialog the island fills with Elements on request. Out of the page's flow, so opening it moves nothing. */}
-      <div className="api-console-host" {...{ [DATA.island]: 'api-reference', [DATA.islandStart]: 'request', [DATA.islandRoute]: API_CONSOLE_HASH, [DATA.islandProps]: JSON.stringify(props.island) }} />
+      <div className="api-console-host" {...{ [DATA.island]: API_ISLAND, [DATA.islandStart]: 'request', [DATA.islandRoute]: API_CONSOLE_HASH, [DATA.islandProps]: JSON.stringify(props.island) }} />
     </main>
   );
 }

@@ -1,8 +1,19 @@
 /**
  * The API reference page's contract: where an operation lives on the page (its own links,
  * its search entries and its Markdown twin point there, and the interactive console opens
- * at the same address), and the hooks in its server markup that the console island reads.
+ * at the same address), the island the console is, and the hooks in its server markup that
+ * the console island reads.
  */
+import { DATA } from './index.ts';
+
+/** The island of the interactive console (templates/client/islands/api-reference.tsx). */
+export const API_ISLAND = 'api-reference';
+
+/**
+ * The element every API reference page renders Stoplight Elements into; Elements'
+ * stylesheets (bundled, and its theme's, made in the browser) apply only inside it.
+ */
+export const API_REFERENCE_SCOPE = `[${DATA.island}="${API_ISLAND}"]`;
 
 /** Elements' hash router addresses an operation as #/operations/{operationId}; the reference uses the same ids so links written for either keep working. */
 export function operationAnchor(op: { kind: 'operation' | 'webhook'; operationId: string }): string {

@@ -11,7 +11,7 @@ import { API as UntypedApi } from '@stoplight/elements';
 import { computeTheme, useThemeStore } from '@stoplight/mosaic';
 import { startTransition, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { API_DATA } from '../../shared/api-reference.ts';
+import { API_DATA, API_REFERENCE_SCOPE } from '../../shared/api-reference.ts';
 import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared/index.ts';
 import { mountReact } from '../island-root.tsx';
 import '../../styles/api-reference.css';
@@ -62,7 +62,6 @@ const THEMES: Record<ColorMode, { colors: { primary: string; background?: string
 const SAMPLES = `[${API_DATA.samples}]`;
 const CLEAR_CREDENTIALS = `[${API_DATA.clearCredentials}]`;
 const CREDENTIALS_STATUS = `[${API_DATA.credentialsStatus}]`;
-const SCOPE = '[data-island="api-reference"]';
 
 export function mount(element: HTMLElement, rawProps: unknown): () => void {
   const props = readProps(rawProps);
@@ -353,9 +352,9 @@ function scopeThemeCss(css: string): string {
       .filter((s) => s !== '' && !s.startsWith(':root'))
       .flatMap((s) => {
         const theme = /^\[data-theme="?(light|dark)"?\]/.exec(s);
-        if (!theme) return [`${SCOPE} ${s}`];
+        if (!theme) return [`${API_REFERENCE_SCOPE} ${s}`];
         const rest = s.slice(theme[0].length);
-        return [`${theme[0]} ${SCOPE}${rest}`, `${SCOPE} ${s}`];
+        return [`${theme[0]} ${API_REFERENCE_SCOPE}${rest}`, `${API_REFERENCE_SCOPE} ${s}`];
       });
     return `${scoped.join(',\n')} {`;
   });
