@@ -1,7 +1,7 @@
 /**
- * The only module both the build (Node) and the browser import. It names the
- * contract between server-rendered markup and client code: data attributes,
- * storage keys. No imports, so it can never pull Node or DOM code along.
+ * The contract between server-rendered markup and client code: data attributes,
+ * storage keys. Like every module of templates/shared/ (the only code both the build
+ * and the browser import), it uses neither Node nor the DOM; it imports nothing.
  */
 
 /**
