@@ -1,19 +1,49 @@
 // The three boundaries of DESIGN.md, held by the linter rather than by memory:
 //   cli/ runs in Node and never imports browser code (templates/client/);
-//   layouts and components are rendered in Node by React and never touch the DOM or import client code;
-//   templates/shared/ is pure: neither Node, nor the DOM, nor other template code.
-// Only these rules run, with zero warnings allowed (`npm run lint`, part of `npm test`).
+//   layouts and components are rendered in Node by React: they never import client code, the
+//     build or Node, and never name a browser global, not even inside an effect or a handler
+//     (renderToString runs no effect and attaches no handler, so such code would never run:
+//     browser behaviour is asked for with a data-island attribute and done in templates/client/);
+//   templates/client/ runs in the browser and never imports the build or a Node module;
+//   templates/shared/ is pure: neither Node, nor the DOM, nor other template or build code.
+// The tsconfigs hold the same lines for types (tsconfig.cli.json has no DOM, tsconfig.client.json
+// no Node, tsconfig.views.json and tsconfig.shared.json neither). Only these rules run, with zero
+// warnings allowed (`npm run lint`, part of `npm test`); test/lint-boundaries.test.ts proves each fires.
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-const DOM_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage', 'navigator', 'location', 'history'].map((name) => ({
+const DOM_GLOBALS = [
+  'window',
+  'self',
+  'document',
+  'localStorage',
+  'sessionStorage',
+  'navigator',
+  'location',
+  'history',
+  'matchMedia',
+  'getComputedStyle',
+  'requestAnimationFrame',
+  'customElements',
+].map((name) => ({
   name,
-  message: 'Server-rendered code has no DOM: ask for browser behaviour with a data-island attribute and do it in templates/client/.',
+  message: 'Code outside templates/client/ never runs in a browser: ask for browser behaviour with a data-island attribute and do it in templates/client/.',
 }));
 
-const NODE_IMPORTS = {
-  group: ['node:*', 'fs', 'path', 'os', 'url', 'child_process', 'crypto'],
-  message: 'Browser and shared code cannot use Node modules.',
-};
+const NODE_GLOBALS = ['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+  name,
+  message: 'Browser and shared code cannot use Node globals.',
+}));
+
+const NODE_MESSAGE = 'Browser and shared code cannot use Node modules.';
+/**
+ * Node's built-in modules by their bare names, matched exactly (a pattern such as `fs` would also
+ * match a package's `x/fs`). `buffer`, `process` and `url` are left out: in browser code those
+ * names are the npm shims the API reference's dependencies need (see NODE_SHIMS in cli/stages/bundle.ts).
+ */
+const BROWSER_SHIMS = new Set(['buffer', 'process', 'url']);
+const NODE_PATHS = builtinModules.filter((name) => !name.startsWith('_') && !BROWSER_SHIMS.has(name)).map((name) => ({ name, message: NODE_MESSAGE }));
+const NODE_PATTERN = { group: ['node:*'], message: NODE_MESSAGE };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.test-dist/**', '.dist-*/**', 'test/fixtures/sites/**/dist/**'] },
@@ -36,6 +66,7 @@ export default tseslint.config(
           ],
         },
       ],
+      'no-restricted-globals': ['error', ...DOM_GLOBALS],
     },
   },
   {
@@ -44,13 +75,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: NODE_PATHS,
           patterns: [
             { group: ['**/client/**'], message: 'Layouts and components are rendered in Node: they may not import browser code (templates/client/).' },
             { group: ['**/cli/**'], message: 'Layouts and components receive their data as props; they do not import the build.' },
+            NODE_PATTERN,
           ],
         },
       ],
-      'no-restricted-globals': ['error', ...DOM_GLOBALS],
+      'no-restricted-globals': ['error', ...DOM_GLOBALS, ...NODE_GLOBALS],
     },
   },
   {
@@ -59,13 +92,14 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: NODE_PATHS,
           patterns: [
-            NODE_IMPORTS,
+            NODE_PATTERN,
             { group: ['../*', '!./*'], message: 'templates/shared/ imports only itself, so both sides can import it without pulling anything along.' },
           ],
         },
       ],
-      'no-restricted-globals': ['error', ...DOM_GLOBALS],
+      'no-restricted-globals': ['error', ...DOM_GLOBALS, ...NODE_GLOBALS],
     },
   },
   {
@@ -74,9 +108,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [NODE_IMPORTS, { group: ['**/cli/**'], message: 'Browser code cannot import the build (cli/).' }],
+          paths: NODE_PATHS,
+          patterns: [NODE_PATTERN, { group: ['**/cli/**'], message: 'Browser code cannot import the build (cli/).' }],
         },
       ],
+      'no-restricted-globals': ['error', ...NODE_GLOBALS],
     },
   },
 );

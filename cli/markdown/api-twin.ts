@@ -9,6 +9,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString } from 'mdast-util-to-string';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { operationAnchor } from '../../templates/shared/api-reference.ts';
 import { asObject, asString, type JsonObject } from '../json.ts';
 import { deref, type LoadedApiDocument, type OperationParameter, type OperationSummary } from '../stages/openapi.ts';
 import { mdxToMdast } from './mdx-to-mdast.ts';
@@ -64,7 +65,7 @@ type Ctx = ApiTwinInput & { siteUrl: string };
 
 function operation(op: OperationSummary, context: Ctx): RootContent[] {
   const raw = rawOperation(context.api.document, op);
-  const anchor = `${context.siteUrl}${context.page.route}#${op.kind === 'webhook' ? '/webhooks/' : '/operations/'}${op.operationId}`;
+  const anchor = `${context.siteUrl}${context.page.route}#${operationAnchor(op)}`;
   const out: RootContent[] = [
     heading(3, op.summary),
     paragraph([

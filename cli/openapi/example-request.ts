@@ -75,7 +75,7 @@ export function exampleRequest(api: LoadedApiDocument, operation: Pick<Operation
   if (body) headers.push({ name: 'Content-Type', value: body.mimeType });
 
   const baseUrl = `${server.replace(/\/$/, '')}${path}`;
-  const search = new URLSearchParams(query.map((q) => [q.name, q.value])).toString();
+  const search = new URLSearchParams(query.map((q): [string, string] => [q.name, q.value])).toString();
   return {
     method: operation.method.toUpperCase(),
     url: search ? `${baseUrl}?${search}` : baseUrl,
@@ -131,7 +131,7 @@ function exampleBody(api: LoadedApiDocument, op: JsonObject): ExampleRequest['bo
   if (value === undefined) return undefined;
   if (/json$/.test(mimeType)) return { mimeType, text: JSON.stringify(value, null, 2), value };
   if (mimeType === 'application/x-www-form-urlencoded' && isPlainObject(value)) {
-    return { mimeType, text: new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString(), value };
+    return { mimeType, text: new URLSearchParams(Object.entries(value).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString(), value };
   }
   return typeof value === 'string' ? { mimeType, text: value, value } : undefined;
 }

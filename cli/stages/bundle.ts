@@ -9,6 +9,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { API_REFERENCE_SCOPE } from '../../templates/shared/api-reference.ts';
+import type { IslandManifest } from '../../templates/shared/index.ts';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { scopeCss } from './scope-css.ts';
@@ -25,7 +27,7 @@ export interface BundleResult {
   script: string;
   styles: string[];
   themeInit: string;
-  islands: Record<string, { js: string; css: string[] }>;
+  islands: IslandManifest;
 }
 
 const ASSET_DIR = 'assets';
@@ -205,12 +207,6 @@ async function unchanged(inputs: ReadonlyMap<string, string>): Promise<boolean> 
   );
   return checks.every(Boolean);
 }
-
-/**
- * The element every API reference page renders Stoplight Elements into; Elements'
- * stylesheet applies only inside it.
- */
-export const API_REFERENCE_SCOPE = '[data-island="api-reference"]';
 
 /** CommonJS modules of Elements' dependencies that read Node's `process` without checking it exists. */
 const PROCESS_READERS = /[\\/]node_modules[\\/](?:util|@stoplight[\\/]json-schema-ref-parser)[\\/].*\.c?js$/;

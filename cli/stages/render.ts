@@ -26,6 +26,7 @@ import { pickServer } from '../openapi/servers.ts';
 import type { ApiExamples } from '../openapi/reference-examples.ts';
 import { hasMarkdownTwin } from '../markdown/twins.ts';
 import { docPagination } from '../doc-pagination.ts';
+import { API_ISLAND } from '../../templates/shared/api-reference.ts';
 import { markdownPath } from '../../templates/shared/index.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
@@ -62,7 +63,7 @@ export const NOT_FOUND_ROUTE = '/404';
 
 /** Islands every page loads. */
 const PAGE_ISLANDS = ['search'];
-const API_ISLANDS = ['api-reference'];
+const API_ISLANDS = [API_ISLAND];
 /** The "Copy page" button's code, on doc and API reference pages. */
 const COPY_PAGE_ISLANDS = ['copy-page'];
 

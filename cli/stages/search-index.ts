@@ -17,7 +17,7 @@ import { Parser, type Handler } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError } from '../errors.ts';
-import { operationAnchor } from '../../templates/layouts/ApiReference.tsx';
+import { operationAnchor } from '../../templates/shared/api-reference.ts';
 import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/shared/search-analyze.ts';
 import {
   BM25,

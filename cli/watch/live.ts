@@ -10,40 +10,19 @@ import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import {
+  CLIENT_PATH,
+  ERRORS_PATH,
+  EVENTS_PATH,
+  HELLO_EVENT,
+  LIVE_PREFIX,
+  type LiveHello,
+  type LiveMessage,
+  type OverlayPayload,
+} from '../../templates/shared/live-reload.ts';
 
-export const LIVE_PREFIX = '/__docsgen/';
-export const EVENTS_PATH = `${LIVE_PREFIX}events`;
-export const ERRORS_PATH = `${LIVE_PREFIX}errors`;
-export const CLIENT_PATH = `${LIVE_PREFIX}live-reload.js`;
-
-/** One problem as the overlay shows it: the terminal's text, split into its parts. */
-export interface OverlayError {
-  message: string;
-  /** "file:line:col", or the file, or '' when the problem has no place. */
-  location: string;
-  file?: string;
-  line?: number;
-  column?: number;
-  /** The offending source lines with line numbers and a caret. */
-  excerpt?: string;
-  hint?: string;
-}
-
-export interface OverlayPayload {
-  /** Empty when the last build succeeded. */
-  errors: OverlayError[];
-  /** The summary line of a multi-error report ("3 files could not be compiled:"). */
-  summary?: string;
-}
-
-/** What the server pushes; the client acts on each kind. */
-export type LiveMessage =
-  /** `pages`: the new HTML of some of the routes, as served, so an open page can update without asking for it. */
-  | { type: 'reload'; routes: string[]; pages?: Record<string, string> }
-  | { type: 'reload-all' }
-  | { type: 'css'; swap: Record<string, string> }
-  | { type: 'build-error'; payload: OverlayPayload }
-  | { type: 'ok' };
+// The protocol is shared with the browser script; the server's users import it from here.
+export { CLIENT_PATH, ERRORS_PATH, EVENTS_PATH, LIVE_PREFIX, type LiveMessage, type OverlayError, type OverlayPayload } from '../../templates/shared/live-reload.ts';
 
 export interface LiveReload {
   middleware(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;
@@ -135,7 +114,7 @@ export function createLiveReload(clientScript: Promise<string>, options: { host?
           Connection: 'keep-alive',
         });
         res.write(`retry: ${RETRY_MS}\n\n`);
-        res.write(frame('hello', { id: serverId, errors: overlay ?? { errors: [] } }));
+        res.write(frame(HELLO_EVENT, { id: serverId, errors: overlay ?? { errors: [] } } satisfies LiveHello));
         streams.add(res);
         const drop = () => streams.delete(res);
         req.on('close', drop);

@@ -6,22 +6,20 @@
  * in its own place; the rest of the page keeps working. React islands get the same
  * message from the error boundary in island-root.tsx.
  */
-import { DATA, IDS, MESSAGES } from '../shared/index.ts';
+import { DATA, IDS, MESSAGES, type IslandManifest } from '../shared/index.ts';
 
 export interface IslandModule {
   mount(element: HTMLElement, props: unknown): (() => void) | void;
 }
 
-type Manifest = Record<string, { js: string; css: string[] }>;
-
 const mounted = new Map<HTMLElement, () => void>();
 const loading = new Map<string, Promise<IslandModule>>();
 let attempts = 0;
 
-function manifest(): Manifest {
+function manifest(): IslandManifest {
   const script = document.getElementById(IDS.islandsManifest);
   try {
-    return script?.textContent ? (JSON.parse(script.textContent) as Manifest) : {};
+    return script?.textContent ? (JSON.parse(script.textContent) as IslandManifest) : {};
   } catch {
     return {};
   }

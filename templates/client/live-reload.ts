@@ -6,20 +6,8 @@
  * server into the HTML it serves; `docsgen build` never includes it.
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
+import { EVENTS_PATH, HELLO_EVENT, type LiveHello, type LiveMessage, type LiveMessageOf, type OverlayPayload } from '../shared/live-reload.ts';
 
-interface OverlayError {
-  message: string;
-  location: string;
-  excerpt?: string;
-  hint?: string;
-}
-
-interface OverlayPayload {
-  errors: OverlayError[];
-  summary?: string;
-}
-
-const EVENTS_URL = '/__docsgen/events';
 const SCROLL_KEY = 'docsgen.live-reload.scroll';
 const OVERLAY_ID = 'docsgen-error-overlay';
 
@@ -144,9 +132,11 @@ function parse<T>(event: Event): T | undefined {
 }
 
 function connect(): void {
-  const source = new EventSource(EVENTS_URL);
-  source.addEventListener('hello', (event) => {
-    const data = parse<{ id: string; errors: OverlayPayload }>(event);
+  const source = new EventSource(EVENTS_PATH);
+  // Each message arrives as the event named by its type, so a type the server no longer sends fails the typecheck here.
+  const on = (type: LiveMessage['type'], listener: (event: MessageEvent) => void) => source.addEventListener(type, listener);
+  source.addEventListener(HELLO_EVENT, (event) => {
+    const data = parse<LiveHello>(event);
     if (!data) return;
     // A different id is a restarted watch: this page may be older than its output.
     if (serverId !== undefined && serverId !== data.id) return reload();
@@ -154,24 +144,24 @@ function connect(): void {
     if (data.errors.errors.length > 0) showOverlay(data.errors);
     else hideOverlay();
   });
-  source.addEventListener('reload', (event) => {
-    const data = parse<{ routes: string[]; pages?: Record<string, string> }>(event);
+  on('reload', (event) => {
+    const data = parse<LiveMessageOf<'reload'>>(event);
     if (!data) return;
     // The router forgets its copies of these pages (prefetched, or kept for back and forward).
     document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes } }));
     const here = canonicalPath(location.pathname);
     if (data.routes.includes(here)) refresh(data.pages?.[here]);
   });
-  source.addEventListener('reload-all', () => reload());
-  source.addEventListener('css', (event) => {
-    const data = parse<{ swap: Record<string, string> }>(event);
+  on('reload-all', () => reload());
+  on('css', (event) => {
+    const data = parse<LiveMessageOf<'css'>>(event);
     if (data) swapStylesheets(data.swap);
   });
-  source.addEventListener('build-error', (event) => {
-    const data = parse<{ payload: OverlayPayload }>(event);
+  on('build-error', (event) => {
+    const data = parse<LiveMessageOf<'build-error'>>(event);
     if (data) showOverlay(data.payload);
   });
-  source.addEventListener('ok', () => hideOverlay());
+  on('ok', () => hideOverlay());
 }
 
 document.addEventListener('keydown', (event) => {

@@ -2,6 +2,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type { ReactNode } from 'react';
 import type { ApiExampleView, ApiOperationView, ApiParameterView, ApiResponseDetailView } from '../layouts/ApiReference.tsx';
+import { API_DATA } from '../shared/api-reference.ts';
 import { API_CONSOLE_HASH } from '../shared/index.ts';
 import { TabItem, Tabs } from './Tabs.tsx';
 
@@ -35,7 +36,7 @@ export function ApiOperation({ apiId, op, anchor, samplesGroupId }: { apiId: str
           <code className="api-op__path">{breakable(op.path, /(?<=\/)/)}</code> <span className="api-op__summary">{op.summary}</span>
         </h4>
         {op.kind === 'operation' ? (
-          <a className="button button--secondary button--sm api-op__try" href={consoleHref(anchor)} data-api-try={op.operationId}>
+          <a className="button button--secondary button--sm api-op__try" href={consoleHref(anchor)} {...{ [API_DATA.tryOperation]: op.operationId }}>
             Try it<span className="visually-hidden"> ({op.summary})</span>
           </a>
         ) : null}
@@ -87,12 +88,12 @@ function Response({ status, description, detail }: { status: string; description
 /** `samples` marks the request samples, which the console also shows (as Elements' x-codeSamples). */
 function CodeTabs({ title, examples, groupId, samples }: { title: string; examples: ApiExampleView[]; groupId?: string; samples?: boolean }) {
   return (
-    <div className="api-op__code" {...(samples ? { 'data-api-samples': '' } : {})}>
+    <div className="api-op__code" {...(samples ? { [API_DATA.samples]: '' } : {})}>
       <h5>{title}</h5>
       <Tabs groupId={groupId}>
         {examples.map((e) => (
           <TabItem key={e.id} value={e.id} label={e.label}>
-            <div {...(e.target ? { 'data-sample-target': e.target, 'data-sample-client': e.client } : {})} dangerouslySetInnerHTML={{ __html: e.html }} />
+            <div {...(e.target ? { [API_DATA.sampleTarget]: e.target, [API_DATA.sampleClient]: e.client } : {})} dangerouslySetInnerHTML={{ __html: e.html }} />
           </TabItem>
         ))}
       </Tabs>

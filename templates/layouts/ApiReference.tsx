@@ -1,4 +1,5 @@
 import { ApiOperation, ConsoleTarget, Markdown, consoleHref } from '../components/ApiOperation.tsx';
+import { API_DATA, API_ISLAND, operationAnchor } from '../shared/api-reference.ts';
 import { API_CONSOLE_HASH, DATA } from '../shared/index.ts';
 import { CopyPage } from '../components/CopyPage.tsx';
 
@@ -62,11 +63,6 @@ export interface ApiReferenceProps {
   contentLanguage?: string;
 }
 
-/** Elements' hash router addresses an operation as #/operations/{operationId}; the reference uses the same ids so links written for either keep working. */
-export function operationAnchor(op: { kind: 'operation' | 'webhook'; operationId: string }): string {
-  return op.kind === 'webhook' ? `/webhooks/${op.operationId}` : `/operations/${op.operationId}`;
-}
-
 /**
  * API reference page: every operation of the OpenAPI document rendered at build time,
  * complete (parameters, bodies, request samples, responses with examples), which is
@@ -104,10 +100,10 @@ export function ApiReference(props: ApiReferenceProps) {
           Try-it requests go to the sandbox server ({props.island.tryItServer}). Credentials you type into the try-it panel are kept in this browser&rsquo;s
           localStorage in plain text.{' '}
           {/* Shown by the island, the only code that can act on it. */}
-          <button type="button" className="link-button" data-clear-credentials="" hidden>
+          <button type="button" className="link-button" {...{ [API_DATA.clearCredentials]: '' }} hidden>
             Clear saved credentials
           </button>{' '}
-          <span role="status" data-credentials-status="" />
+          <span role="status" {...{ [API_DATA.credentialsStatus]: '' }} />
         </p>
       </div>
       <section className="api-summary container markdown" aria-labelledby={summaryId} lang={props.contentLanguage} data-api-summary="">
@@ -146,7 +142,7 @@ export function ApiReference(props: ApiReferenceProps) {
         ))}
       </section>
       {/* The console: a dialog the island fills with Elements on request. Out of the page's flow, so opening it moves nothing. */}
-      <div className="api-console-host" {...{ [DATA.island]: 'api-reference', [DATA.islandStart]: 'request', [DATA.islandRoute]: API_CONSOLE_HASH, [DATA.islandProps]: JSON.stringify(props.island) }} />
+      <div className="api-console-host" {...{ [DATA.island]: API_ISLAND, [DATA.islandStart]: 'request', [DATA.islandRoute]: API_CONSOLE_HASH, [DATA.islandProps]: JSON.stringify(props.island) }} />
     </main>
   );
 }

@@ -3,7 +3,7 @@ import { AnnouncementBar } from '../components/AnnouncementBar.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
-import { HEAD_DATA, IDS } from '../shared/index.ts';
+import { HEAD_DATA, IDS, type IslandManifest } from '../shared/index.ts';
 
 export interface HeadData {
   /** Full <title>, already "Page | Site". */
@@ -33,7 +33,7 @@ export interface PageAssets {
   /** Code inlined in <head> that applies the colour mode before first paint. */
   themeInit: string;
   /** island name -> its module and stylesheets; read by the client loader. */
-  islands: Record<string, { js: string; css: string[] }>;
+  islands: IslandManifest;
   feeds: { rss: string; atom: string };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The only module both the build (Node) and the browser import. It names the
- * contract between server-rendered markup and client code: data attributes,
- * storage keys. No imports, so it can never pull Node or DOM code along.
+ * The contract between server-rendered markup and client code: data attributes,
+ * storage keys. Like every module of templates/shared/ (the only code both the build
+ * and the browser import), it uses neither Node nor the DOM; it imports nothing.
  */
 
 /**
@@ -75,6 +75,12 @@ export const IDS = {
   baseUrlSuggestion: 'docsgen-base-url-suggestion',
   mobileMenu: 'mobile-menu',
 } as const;
+
+/**
+ * The JSON in the page's IDS.islandsManifest script: island name -> the URLs of its module
+ * and stylesheets, as the bundle wrote them, for the client loader.
+ */
+export type IslandManifest = Record<string, { js: string; css: string[] }>;
 
 /** Events the client script dispatches on `document`, for islands that must react to them. */
 export const EVENTS = {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { API_REFERENCE_SCOPE } from '../../cli/stages/bundle.ts';
+import { API_REFERENCE_SCOPE } from '../../templates/shared/api-reference.ts';
 import { scopeCss } from '../../cli/stages/scope-css.ts';
 
 const scope = API_REFERENCE_SCOPE;

@@ -11,6 +11,7 @@ import { API as UntypedApi } from '@stoplight/elements';
 import { computeTheme, useThemeStore } from '@stoplight/mosaic';
 import { startTransition, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { MemoryRouter } from 'react-router-dom';
+import { API_DATA, API_REFERENCE_SCOPE } from '../../shared/api-reference.ts';
 import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared/index.ts';
 import { mountReact } from '../island-root.tsx';
 import '../../styles/api-reference.css';
@@ -58,10 +59,9 @@ const THEMES: Record<ColorMode, { colors: { primary: string; background?: string
   dark: { colors: { primary: '#6aa6ff', background: '#1b1b1d' } },
 };
 /** Hooks in the server markup of templates/layouts/ApiReference.tsx. */
-const SAMPLES = '[data-api-samples]';
-const CLEAR_CREDENTIALS = '[data-clear-credentials]';
-const CREDENTIALS_STATUS = '[data-credentials-status]';
-const SCOPE = '[data-island="api-reference"]';
+const SAMPLES = `[${API_DATA.samples}]`;
+const CLEAR_CREDENTIALS = `[${API_DATA.clearCredentials}]`;
+const CREDENTIALS_STATUS = `[${API_DATA.credentialsStatus}]`;
 
 export function mount(element: HTMLElement, rawProps: unknown): () => void {
   const props = readProps(rawProps);
@@ -149,19 +149,19 @@ const ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES = new Set(['go', 'kotlin', 'ruby', 'c
 function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
   const out = new Map<string, CodeSample[]>();
   for (const box of page.querySelectorAll<HTMLElement>(SAMPLES)) {
-    const operationId = box.closest('article')?.querySelector<HTMLElement>('[data-api-try]')?.dataset.apiTry;
+    const operationId = box.closest('article')?.querySelector(`[${API_DATA.tryOperation}]`)?.getAttribute(API_DATA.tryOperation);
     if (!operationId) continue;
     const tabs = [...box.querySelectorAll<HTMLElement>('[role="tab"]')];
     const panels = [...box.querySelectorAll<HTMLElement>('[role="tabpanel"]')];
     out.set(
       operationId,
       panels.flatMap((panel, i) => {
-        const sample = panel.querySelector<HTMLElement>('[data-sample-target]');
+        const sample = panel.querySelector(`[${API_DATA.sampleTarget}]`);
         const code = sample?.querySelector('pre code');
-        const lang = sample?.dataset.sampleTarget;
-        if (!code || !lang) return [];
+        const lang = sample?.getAttribute(API_DATA.sampleTarget);
+        if (!sample || !code || !lang) return [];
         const lines = [...code.querySelectorAll('.line')].map((line) => line.textContent ?? '');
-        const lib = ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES.has(lang) ? undefined : sample.dataset.sampleClient;
+        const lib = ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES.has(lang) ? undefined : sample.getAttribute(API_DATA.sampleClient);
         return [{ lang, ...(lib ? { lib } : {}), label: tabs[i]?.textContent ?? lang, source: lines.length ? lines.join('\n') : (code.textContent ?? '') }];
       }),
     );
@@ -352,9 +352,9 @@ function scopeThemeCss(css: string): string {
       .filter((s) => s !== '' && !s.startsWith(':root'))
       .flatMap((s) => {
         const theme = /^\[data-theme="?(light|dark)"?\]/.exec(s);
-        if (!theme) return [`${SCOPE} ${s}`];
+        if (!theme) return [`${API_REFERENCE_SCOPE} ${s}`];
         const rest = s.slice(theme[0].length);
-        return [`${theme[0]} ${SCOPE}${rest}`, `${SCOPE} ${s}`];
+        return [`${theme[0]} ${API_REFERENCE_SCOPE}${rest}`, `${API_REFERENCE_SCOPE} ${s}`];
       });
     return `${scoped.join(',\n')} {`;
   });
