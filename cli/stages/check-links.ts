@@ -85,10 +85,25 @@ export interface LinkCheckCache {
   anchorsOfPage: WeakMap<RenderedPage, PageAnchors>;
   /** Pages found valid, with their number of links checked, for one set of link targets. */
   validFor: { targets: string; pages: WeakMap<RenderedPage, number> };
+  /**
+   * One copy of each link target kept: most links of a page (navbar, footer, sidebar) are
+   * on every page, and at thousands of pages their copies would be most of what is kept.
+   */
+  hrefs: Map<string, string>;
 }
 
 export function createLinkCheckCache(): LinkCheckCache {
-  return { anchorsOfPage: new WeakMap(), validFor: { targets: '', pages: new WeakMap() } };
+  return { anchorsOfPage: new WeakMap(), validFor: { targets: '', pages: new WeakMap() }, hrefs: new Map() };
+}
+
+/** `anchors` with each link target replaced by the copy the cache keeps. */
+export function sharedLinks(anchors: PageAnchors, cache: LinkCheckCache): PageAnchors {
+  const links = anchors.links.map(({ href, tag }) => {
+    let known = cache.hrefs.get(href);
+    if (known === undefined) cache.hrefs.set(href, (known = href));
+    return { href: known, tag };
+  });
+  return { ids: anchors.ids, links };
 }
 
 export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cache = createLinkCheckCache(), progress?: Progress): Promise<{ checked: number }> {

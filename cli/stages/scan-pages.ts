@@ -8,7 +8,7 @@
  */
 import { Parser, type Handler } from 'htmlparser2';
 import type { Progress } from '../log.ts';
-import { anchorsReader, type LinkCheckCache } from './check-links.ts';
+import { anchorsReader, sharedLinks, type LinkCheckCache } from './check-links.ts';
 import type { RenderedPage } from './render.ts';
 import { hasSearchText, recordsReader, type SearchIndexCache } from './search-index.ts';
 import { sourcesReader, type HeaderSourcesCache } from './security-headers.ts';
@@ -44,7 +44,7 @@ export function scanPage(page: RenderedPage, html: string, caches: ScanCaches): 
   // Copies: the strings the parser hands out are slices of the page's HTML, and V8 keeps
   // a whole string alive while any slice of it lives, so kept slices would keep every
   // page's HTML for the rest of the build.
-  if (anchors) anchorsOfPage.set(page, structuredClone(anchors.result));
+  if (anchors) anchorsOfPage.set(page, sharedLinks(structuredClone(anchors.result), caches.links));
   if (records) recordsOfPage.set(page, structuredClone(records.records()));
   if (sources) sourcesOfPage.set(page, structuredClone(sources.result));
 }
