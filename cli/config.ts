@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
+import { themeSchema } from './config-theme.ts';
 import { valueAt } from './frontmatter.ts';
 import { TEMPLATES_DIR, TSCONFIG } from './paths.ts';
 
@@ -80,6 +81,8 @@ const configSchema = z.strictObject({
   colorMode: z
     .strictObject({ defaultMode: z.enum(['light', 'dark']).default('light'), disableSwitch: z.boolean().default(false) })
     .default({ defaultMode: 'light', disableSwitch: false }),
+  /** Brand colours for light and dark mode (see cli/config-theme.ts). @example { colors: { light: { primary: '#0b5cd5' }, dark: { primary: '#6aa6ff' } } } */
+  theme: themeSchema,
   /** Optional bar above the navbar. Changing `id` shows it again to readers who dismissed it. @example { id: 'v1', content: 'New: ...', dismissible: true } */
   announcementBar: z
     .strictObject({ id: z.string().min(1), content: z.string().min(1), dismissible: z.boolean().default(true) })

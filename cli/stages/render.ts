@@ -211,6 +211,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
           specUrl: `/openapi/${api.id}.reference.json`,
           tryItServer: pickServer([api.servers], ref.sandboxServer),
           sandboxServer: ref.sandboxServer ?? '',
+          ...(config.theme ? { primary: { light: config.theme.colors.light.primary, dark: config.theme.colors.dark.primary } } : {}),
         },
         contentLanguage: config.contentLanguage,
       }),
@@ -280,6 +281,7 @@ export function siteData(config: SiteConfig): SiteData {
     contentLanguage: config.contentLanguage,
     copyright: `Copyright © ${config.copyright.year} ${config.copyright.holder}`,
     colorMode: { defaultMode: config.colorMode.defaultMode, disableSwitch: config.colorMode.disableSwitch },
+    theme: config.theme && { light: { ...config.theme.colors.light }, dark: { ...config.theme.colors.dark } },
     announcementBar: config.announcementBar,
     navbar: {
       title: config.navbar.title,
