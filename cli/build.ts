@@ -202,7 +202,7 @@ export async function buildSite(
     return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
-  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
+  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', (progress) => searchIndex({ progress })))] };
 }

@@ -15,12 +15,12 @@ import {
   htmlRecords,
   indexFiles,
   passageBounds,
-  stem,
   type SearchPage,
   timeSlicer,
 } from '../cli/stages/search-index.ts';
 import { fold, shardBucket, wordTokens, words } from '../templates/shared/search-analyze.ts';
-import { excerpt, highlight, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
+import { loadAnalyzer } from '../templates/shared/search-language.ts';
+import { excerpt, highlight, openSearchEngine, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
 import { decodePostings, encodePostings, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../templates/shared/search-format.ts';
 import { builtSite } from './helpers/site.ts';
 
@@ -88,6 +88,9 @@ const pages: SearchPage[] = [
   },
 ];
 
+const portuguese = await loadAnalyzer('pt');
+const stem = (token: string) => portuguese.stem(token);
+
 /** The index as the browser gets it: files, fetched by URL. */
 function engineOf(files: OutputAsset[]): SearchEngine {
   const byUrl = new Map(files.map((f) => [`/${f.path}`, new TextDecoder().decode(f.contents)]));
@@ -96,10 +99,10 @@ function engineOf(files: OutputAsset[]): SearchEngine {
     if (body === undefined) throw new Error(`no file at ${url}`);
     return JSON.parse(body) as unknown;
   };
-  return new SearchEngine(JSON.parse(byUrl.get(`/${SEARCH_META_PATH}`)!) as SearchMeta, load);
+  return new SearchEngine(JSON.parse(byUrl.get(`/${SEARCH_META_PATH}`)!) as SearchMeta, load, portuguese);
 }
 
-const files = indexFiles(await buildIndexData(pages));
+const files = indexFiles(await buildIndexData(pages, portuguese));
 const engine = engineOf(files);
 
 /** URLs of the hits of a query, best first, as the dialog links them. */
@@ -138,21 +141,38 @@ describe('search analysis', () => {
     assert.notEqual(stem('pagamento'), stem('parcial'));
   });
 
-  it('reads the query: stopwords out, the last word typed as a prefix', () => {
-    assert.deepEqual(parseQuery('cancelamento de pagam'), [
+  it('reads the query: stopwords out, the last word typed as a prefix, each word with its stem', () => {
+    const read = (query: string) => parseQuery(query, portuguese).map(({ text, prefix }) => ({ text, prefix }));
+    assert.deepEqual(read('cancelamento de pagam'), [
       { text: 'cancelamento', prefix: false },
       { text: 'pagam', prefix: true },
     ]);
-    assert.deepEqual(parseQuery('POST /v1/payments '), [
+    assert.deepEqual(read('POST /v1/payments '), [
       { text: 'post', prefix: false },
       { text: 'v1', prefix: false },
       { text: 'payments', prefix: false },
     ]);
     // Only stopwords: they are all there is to search for.
-    assert.deepEqual(parseQuery('de para'), [
+    assert.deepEqual(read('de para'), [
       { text: 'de', prefix: false },
       { text: 'para', prefix: true },
     ]);
+    assert.deepEqual(
+      parseQuery('pagamentos', portuguese).map((t) => t.stem),
+      [stem('pagamento')],
+    );
+  });
+
+  it('reads English with the English stemmer and stop words, and an unknown language folded only', async () => {
+    const english = await loadAnalyzer('en');
+    assert.equal(english.stem('payments'), english.stem('payment'));
+    assert.equal(english.stem('refunded'), english.stem('refund'));
+    assert.ok(english.isStopword('the') && english.isStopword('with'));
+    assert.ok(!english.isStopword('para'), 'Portuguese stop words are not English ones');
+    assert.deepEqual(parseQuery('the invoices', english).map((t) => t.text), ['invoices']);
+    const plain = await loadAnalyzer(undefined);
+    assert.equal(plain.stem('payments'), 'payments');
+    assert.ok(!plain.isStopword('the'));
   });
 
   it('tells one edit from two', () => {
@@ -236,10 +256,10 @@ describe('search index stage', () => {
     assert.ok(paths.every((p) => p === SEARCH_META_PATH || p.startsWith(meta.base.slice(1))));
 
     const edited = { ...pages[1]!, records: htmlRecords('<main><p>Outro texto.</p></main>', 'Hola') };
-    const changed = indexFiles(await buildIndexData([pages[0]!, edited, pages[2]!]));
+    const changed = indexFiles(await buildIndexData([pages[0]!, edited, pages[2]!], portuguese));
     const changedMeta = JSON.parse(new TextDecoder().decode(changed[0]!.contents)) as SearchMeta;
     assert.notEqual(changedMeta.base, meta.base);
-    assert.equal(indexFiles(await buildIndexData(pages))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
+    assert.equal(indexFiles(await buildIndexData(pages, portuguese))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
@@ -270,8 +290,8 @@ describe('search index stage, in watch mode', () => {
 
   it('makes the same files whether records were counted before or not', async () => {
     const fresh = pages.map((p) => ({ ...p, records: p.records.map((r) => ({ ...r })) }));
-    const first = indexFiles(await buildIndexData(fresh));
-    const again = indexFiles(await buildIndexData(fresh));
+    const first = indexFiles(await buildIndexData(fresh, portuguese));
+    const again = indexFiles(await buildIndexData(fresh, portuguese));
     assert.deepEqual(
       again.map((f) => [f.path, Buffer.from(f.contents).toString()]),
       first.map((f) => [f.path, Buffer.from(f.contents).toString()]),
@@ -339,7 +359,7 @@ describe('search index of the real site', () => {
   async function realEngine(): Promise<SearchEngine> {
     const dir = await builtSite();
     const load = async (url: string) => JSON.parse(await readFile(path.join(dir, url), 'utf8')) as unknown;
-    return new SearchEngine((await load(`/${SEARCH_META_PATH}`)) as SearchMeta, load);
+    return openSearchEngine(load);
   }
 
   it('answers the queries readers ask with the right page and section', async () => {

@@ -4,10 +4,12 @@
  * excerpts with the matched words marked. No DOM here, so tests run it in Node on an
  * index built in memory.
  */
-import { fold, isStopword, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
-import { decodePostings, IMPACT_SCALE, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
+import { fold, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
+import { decodePostings, IMPACT_SCALE, SEARCH_META_PATH, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
+import { loadAnalyzer, searchLanguageOf, type SearchAnalyzer } from '../../shared/search-language.ts';
 
-/** How much a looser match is worth next to an exact one. */
+/** How much a looser match is worth next to an exact one: another form of the same word, a prefix, a typo. */
+const STEM_FACTOR = 0.9;
 const PREFIX_FACTOR = 0.75;
 const FUZZY_FACTOR = 0.5;
 /** Words shorter than this need an exact (or prefix) match: one edit in three letters makes another word. */
@@ -18,6 +20,8 @@ const PREFIX_MIN_LENGTH = 3;
 export interface QueryToken {
   /** Folded as typed. */
   text: string;
+  /** Its stem in the index's language: matches the other forms of the word. */
+  stem: string;
   /** The word still being typed: also matches longer words. */
   prefix: boolean;
 }
@@ -51,20 +55,20 @@ export interface SearchResult {
 /** Fetches and parses a JSON file of the index; the browser passes fetch, tests a map. */
 export type JsonLoader = (url: string) => Promise<unknown>;
 
-/** The words of a query, folded; stopwords go unless the query has nothing else. */
-export function parseQuery(query: string): QueryToken[] {
+/** The words of a query, folded and stemmed; stopwords go unless the query has nothing else. */
+export function parseQuery(query: string, analyzer: SearchAnalyzer): QueryToken[] {
   const spans = words(query);
   const typing = spans.length > 0 && spans[spans.length - 1]!.end === query.length;
   const all: QueryToken[] = [];
   spans.forEach((span, i) => {
     const last = typing && i === spans.length - 1;
-    for (const text of wordTokens(span.text)) if (text.length >= 2) all.push({ text, prefix: last && text.length >= PREFIX_MIN_LENGTH });
+    for (const text of wordTokens(span.text)) if (text.length >= 2) all.push({ text, stem: analyzer.stem(text), prefix: last && text.length >= PREFIX_MIN_LENGTH });
   });
-  const meaningful = all.filter((t) => !isStopword(t.text));
+  const meaningful = all.filter((t) => !analyzer.isStopword(t.text));
   const unique = new Map<string, QueryToken>();
   for (const token of meaningful.length > 0 ? meaningful : all) {
     const seen = unique.get(token.text);
-    unique.set(token.text, seen ? { text: token.text, prefix: seen.prefix && token.prefix } : token);
+    unique.set(token.text, seen ? { ...token, prefix: seen.prefix && token.prefix } : token);
   }
   return [...unique.values()];
 }
@@ -93,6 +97,7 @@ export function matchStems(token: QueryToken, shard: SearchShard, fuzzyOnly = fa
   const found = new Map<string, number>();
   if (!fuzzyOnly) {
     for (const [stem, [forms]] of Object.entries(shard)) {
+      if (stem === token.stem) found.set(stem, STEM_FACTOR);
       for (const form of forms.split(',')) {
         const factor = form === token.text ? 1 : token.prefix && form.startsWith(token.text) ? PREFIX_FACTOR : 0;
         if (factor > (found.get(stem) ?? 0)) found.set(stem, factor);
@@ -119,17 +124,26 @@ export interface SearchOptions {
   maxRecords?: number;
 }
 
+/** The engine of a built index: its meta, then the analyzer of the language it names (one stemmer chunk). */
+export async function openSearchEngine(load: JsonLoader, metaUrl = `/${SEARCH_META_PATH}`): Promise<SearchEngine> {
+  const meta = (await load(metaUrl)) as SearchMeta;
+  return new SearchEngine(meta, load, await loadAnalyzer(searchLanguageOf(meta.language)));
+}
+
 export class SearchEngine {
   readonly meta: SearchMeta;
   private readonly load: JsonLoader;
+  private readonly analyzer: SearchAnalyzer;
   private readonly shards = new Map<number, Promise<SearchShard>>();
   private readonly passages = new Map<string, Promise<SearchPassage>>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
 
-  constructor(meta: SearchMeta, load: JsonLoader) {
+  /** `analyzer` must be the one the index was built with (see openSearchEngine()). */
+  constructor(meta: SearchMeta, load: JsonLoader, analyzer: SearchAnalyzer) {
     this.meta = meta;
     this.load = load;
+    this.analyzer = analyzer;
     meta.counts.forEach((count, page) => {
       for (let i = 0; i < count; i++) this.pageOf.push(page);
     });
@@ -168,7 +182,7 @@ export class SearchEngine {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
-    const tokens = parseQuery(query);
+    const tokens = parseQuery(query, this.analyzer);
     const result: SearchResult = { query, pages: [], matched: new Set(), complete: true };
     if (tokens.length === 0) return result;
     const matches = await Promise.all(
