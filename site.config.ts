@@ -112,6 +112,15 @@ export default defineConfig({
       samplesGroupId: 'linguagem',
     },
   ],
+  postman: {
+    authentication:
+      'Escolha o ambiente importado e preencha `clientId` e `clientSecret`. Rode **{tokenRequest}** ' +
+      '(ou qualquer requisição: o script da coleção pede um token quando `accessToken` está vazio ou perto de expirar). ' +
+      'O token fica em `accessToken` e é enviado como `Authorization: Bearer`.',
+    tokenIssuedTest: 'Token emitido (200)',
+    missingCredentials: 'Preencha clientId e clientSecret no ambiente e rode "{tokenRequest}".',
+    tokenFailed: 'Não foi possível obter o token:',
+  },
   links: {
     // Company, store and press pages are outside this repository; they are checked only with --check-external.
     ignore: [],

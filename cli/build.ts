@@ -274,12 +274,12 @@ async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteC
 /** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */
 async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
   const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec), sandboxServer: ref.sandboxServer }));
-  const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs]));
+  const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs, config.postman]));
   // A document may not $ref other files (the openapi stage rejects it), so its own text is all it depends on.
   for (const spec of specs) hash.update(`\0${spec.file}\0`).update(await readFile(spec.file).catch(() => ''));
   const key = hash.digest('hex');
   if (session.openapi?.key === key) return session.openapi.apis;
-  const apis = await loadApiDocuments(specs, config.root, { siteUrl: config.url });
+  const apis = await loadApiDocuments(specs, config.root, { siteUrl: config.url, postmanTexts: config.postman });
   session.openapi = { key, apis };
   return apis;
 }

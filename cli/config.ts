@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
+import { postmanTextsSchema } from './config-postman.ts';
 import { themeSchema } from './config-theme.ts';
 import { valueAt } from './frontmatter.ts';
 import { TEMPLATES_DIR, TSCONFIG } from './paths.ts';
@@ -137,6 +138,8 @@ const configSchema = z.strictObject({
       }),
     )
     .default([]),
+  /** Texts of the generated Postman collections, in the language of the API documents (see cli/config-postman.ts). English by default. */
+  postman: postmanTextsSchema,
   /** Folder copied as is into the output. */
   staticDir: z.string().default('static'),
   /**
