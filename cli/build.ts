@@ -179,7 +179,7 @@ export async function buildSite(
           script: client.script,
           themeInit: client.themeInit,
           islands: client.islands,
-          feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
+          feeds: config.blog.enabled ? { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` } : undefined,
         },
         lastUpdated: updated,
         sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },

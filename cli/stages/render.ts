@@ -360,6 +360,7 @@ function summaryOfPost(cache: RenderCache, entry: CompiledPost): PostSummary {
 }
 
 function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry) => void, cache: RenderCache): void {
+  if (!config.blog.enabled) return;
   const summaryOf = (entry: CompiledPost) => summaryOfPost(cache, entry);
   // Unlisted posts have their page, and no place in lists, tags, the archive or other posts' newer/older links.
   const posts = input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted);

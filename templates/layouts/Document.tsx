@@ -35,7 +35,8 @@ export interface PageAssets {
   themeInit: string;
   /** island name -> its module and stylesheets; read by the client loader. */
   islands: Record<string, { js: string; css: string[] }>;
-  feeds: { rss: string; atom: string };
+  /** The blog's feeds; absent when the site has no blog. */
+  feeds?: { rss: string; atom: string };
 }
 
 /**
@@ -78,8 +79,8 @@ export function Document({
         <meta name="twitter:description" content={head.description} />
         <ThemeColorMeta theme={site.theme} />
         <link rel="icon" href={site.favicon} />
-        <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} />
-        <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} />
+        {assets.feeds ? <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} /> : null}
+        {assets.feeds ? <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} /> : null}
         {head.markdown ? <link rel="alternate" type="text/markdown" href={head.markdown} title={head.title} /> : null}
         {head.extra}
         <script dangerouslySetInnerHTML={{ __html: assets.themeInit }} />
