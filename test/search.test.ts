@@ -9,9 +9,12 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { OutputAsset } from '../cli/stages/bundle.ts';
 import type { LoadedApiDocument, OperationSummary } from '../cli/stages/openapi.ts';
+import { resolveConfig } from '../cli/config.ts';
 import {
   apiRecords,
   buildIndexData,
+  buildSearchIndex,
+  createSearchIndexCache,
   htmlRecords,
   indexFiles,
   passageBounds,
@@ -268,6 +271,35 @@ describe('search index stage', () => {
     assert.ok(shardBucket('pag', 512) < 512);
     const spread = new Set(['pag', 'hom', 'can', 'par', 'pos', 'v1', 'tra', 'ide'].map((k) => shardBucket(k, 64)));
     assert.ok(spread.size >= 6, 'prefixes spread over the buckets');
+  });
+});
+
+describe('search language from the config', () => {
+  const configWith = (contentLanguage: string) =>
+    resolveConfig(
+      { title: 'T', url: 'https://t.example', contentLanguage, copyright: { year: 2026, holder: 'T' }, navbar: { title: 'T', items: [] }, footer: { links: [] }, docs: { mainDoc: 'a' }, sidebars: {} },
+      { root: '/site', configFile: '/site/site.config.ts', source: '' },
+    );
+  const metaOf = (files: OutputAsset[]) => JSON.parse(Buffer.from(files.find((f) => f.path === SEARCH_META_PATH)!.contents).toString()) as SearchMeta;
+
+  it('stems in the content language and names it in the meta', async () => {
+    const warnings: string[] = [];
+    const result = await buildSearchIndex({ pages: [], apis: [] }, configWith('en-GB'), { warn: (m) => warnings.push(m) });
+    assert.equal(metaOf(result.files).language, 'en');
+    assert.deepEqual(warnings, []);
+  });
+
+  it('folds an unknown language without stemming, and says so once per build session', async () => {
+    const warnings: string[] = [];
+    const cache = createSearchIndexCache();
+    const config = configWith('tlh');
+    const first = await buildSearchIndex({ pages: [], apis: [] }, config, { cache, warn: (m) => warnings.push(m) });
+    await buildSearchIndex({ pages: [], apis: [] }, config, { cache, warn: (m) => warnings.push(m) });
+    assert.equal(metaOf(first.files).language, undefined);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /'tlh'/);
+    assert.match(warnings[0]!, /contentLanguage in site\.config\.ts/);
+    assert.match(warnings[0]!, /en, pt/);
   });
 });
 
