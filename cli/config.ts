@@ -55,11 +55,11 @@ const sidebarItem: z.ZodType<SidebarItem> = z.lazy(() =>
 );
 
 const configSchema = z.strictObject({
-  /** Site name, shown in the navbar and after the pipe in every <title>. @example 'Sorrix' */
+  /** Site name, shown in the navbar and after the pipe in every <title>. @example 'Acme' */
   title: z.string().min(1),
-  /** One line under the title on the home page. @example 'Sem filas, sorria.' */
+  /** One line under the title on the home page. @example 'Payments in one call.' */
   tagline: z.string().default(''),
-  /** Production origin, used for canonical URLs, the sitemap and feeds. @example 'https://developers.sorrix.example' */
+  /** Production origin, used for canonical URLs, the sitemap and feeds. @example 'https://developers.acme.example' */
   url: z.url(),
   /** Path the site is served under. Only '/' is supported today. @example '/' */
   baseUrl: z.literal('/').default('/'),
@@ -76,7 +76,7 @@ const configSchema = z.strictObject({
     .default({ code: 'en', label: 'English', direction: 'ltr', calendar: 'gregory' }),
   /** Language of the document bodies when it differs from the chrome's. @example 'pt-BR' */
   contentLanguage: z.string().optional(),
-  /** Footer copyright line: "Copyright © {year} {holder}". @example { year: 2025, holder: 'Sorrix' } */
+  /** Footer copyright line: "Copyright © {year} {holder}". @example { year: 2025, holder: 'Acme' } */
   copyright: z.strictObject({ year: z.number().int(), holder: z.string() }),
   /** Colour mode. The choice persists in localStorage under 'theme'. @example { defaultMode: 'light', disableSwitch: false } */
   colorMode: z
@@ -156,14 +156,14 @@ const configSchema = z.strictObject({
   /**
    * One sentence saying what the site documents: the summary under the title of llms.txt.
    * Without it, the tagline.
-   * @example 'Developer documentation of Sorrix: payment and onboarding APIs and the mobile SDK.'
+   * @example 'Developer documentation of Acme: the payment API and the mobile SDK.'
    */
   summary: z.string().min(1).optional(),
   /**
    * Start of the URL that edits a doc's source file in the repository: the file's path
    * from the site root (e.g. `content/docs/api/pagamento.mdx`) is appended. Each doc then
    * shows "Edit this page" under its content; without it, no edit link is shown.
-   * @example 'https://github.com/sorrix/developers/edit/main/'
+   * @example 'https://github.com/acme/developers/edit/main/'
    */
   editUrl: z.url().optional(),
   /**
@@ -185,7 +185,7 @@ const configSchema = z.strictObject({
   /** Link checking. External links are only fetched with `docsgen build --check-external`. */
   links: z
     .strictObject({
-      /** URL prefixes never checked, each with a reason in a comment. @example ['https://sorrix.example/'] */
+      /** URL prefixes never checked, each with a reason in a comment. @example ['https://acme.example/'] */
       ignore: z.array(z.string()).default([]),
     })
     .default({ ignore: [] }),
