@@ -10,8 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { convertV2 } from 'openapi-to-postmanv2';
-import type { PostmanTexts } from '../config-postman.ts';
-import { DEFAULT_POSTMAN_TEXTS } from '../config-postman.ts';
+import { DEFAULT_POSTMAN_TEXTS, type PostmanTexts } from '../config-postman.ts';
 import { DocsgenError } from '../errors.ts';
 import type { LoadedApiDocument, OperationSummary } from './openapi.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';

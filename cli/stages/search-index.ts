@@ -191,7 +191,7 @@ async function searchAnalyzer(config: SiteConfig, cache: SearchIndexCache, warn?
     cache.warnedLanguage = tag;
     warn?.(
       `search has no stemmer for the content language '${tag}' (contentLanguage in ${path.basename(config.configFile)}, else locale.code): ` +
-        `words are matched without accents but without stemming. Languages with stemming: ${SEARCH_LANGUAGES.join(', ')}.`,
+        `words are matched with accents folded, without stemming. Languages with stemming: ${SEARCH_LANGUAGES.join(', ')}.`,
     );
   }
   if (!cache.analyzer || cache.analyzer.language !== language) {
