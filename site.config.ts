@@ -12,6 +12,12 @@ export default defineConfig({
   summary: 'Documentação para desenvolvedores da Sorrix, o pagamento por reconhecimento facial: API de Pagamento, API de Onboarding e SDK Mobile.',
   editUrl: 'https://github.com/sorrix/developers/edit/main/',
   colorMode: { defaultMode: 'light', disableSwitch: false },
+  theme: {
+    colors: {
+      light: { primary: '#0b5cd5', primaryStrong: '#0848a8', primarySoft: '#e8f0fd', onPrimary: '#ffffff', link: '#0b5cd5' },
+      dark: { primary: '#6aa6ff', primaryStrong: '#8fbcff', primarySoft: '#1b2a44', onPrimary: '#0b1220', link: '#7fb2ff' },
+    },
+  },
   navbar: {
     title: 'Sorrix',
     logo: { src: '/img/logo.svg', alt: 'Sorrix logo' },
@@ -106,6 +112,15 @@ export default defineConfig({
       samplesGroupId: 'linguagem',
     },
   ],
+  postman: {
+    authentication:
+      'Escolha o ambiente importado e preencha `clientId` e `clientSecret`. Rode **{tokenRequest}** ' +
+      '(ou qualquer requisição: o script da coleção pede um token quando `accessToken` está vazio ou perto de expirar). ' +
+      'O token fica em `accessToken` e é enviado como `Authorization: Bearer`.',
+    tokenIssuedTest: 'Token emitido (200)',
+    missingCredentials: 'Preencha clientId e clientSecret no ambiente e rode "{tokenRequest}".',
+    tokenFailed: 'Não foi possível obter o token:',
+  },
   links: {
     // Company, store and press pages are outside this repository; they are checked only with --check-external.
     ignore: [],

@@ -197,7 +197,7 @@ export async function buildSite(
           script: client.script,
           themeInit: client.themeInit,
           islands: client.islands,
-          feeds: { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` },
+          feeds: config.blog.enabled ? { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` } : undefined,
         },
         lastUpdated: updated,
         sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },
@@ -221,7 +221,7 @@ export async function buildSite(
     return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
-  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, ...indexOptions })).files;
+  const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', (progress) => searchIndex({ progress })))] };
 }
@@ -299,12 +299,12 @@ async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteC
 /** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */
 async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
   const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec), sandboxServer: ref.sandboxServer }));
-  const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs]));
+  const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs, config.postman]));
   // A document may not $ref other files (the openapi stage rejects it), so its own text is all it depends on.
   for (const spec of specs) hash.update(`\0${spec.file}\0`).update(await readFile(spec.file).catch(() => ''));
   const key = hash.digest('hex');
   if (session.openapi?.key === key) return session.openapi.apis;
-  const apis = await loadApiDocuments(specs, config.root, { siteUrl: config.url });
+  const apis = await loadApiDocuments(specs, config.root, { siteUrl: config.url, postmanTexts: config.postman });
   session.openapi = { key, apis };
   return apis;
 }

@@ -9,18 +9,21 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { OutputAsset } from '../cli/stages/bundle.ts';
 import type { LoadedApiDocument, OperationSummary } from '../cli/stages/openapi.ts';
+import { resolveConfig } from '../cli/config.ts';
 import {
   apiRecords,
   buildIndexData,
+  buildSearchIndex,
+  createSearchIndexCache,
   htmlRecords,
   indexFiles,
   passageBounds,
-  stem,
   type SearchPage,
   timeSlicer,
 } from '../cli/stages/search-index.ts';
 import { fold, shardBucket, wordTokens, words } from '../templates/shared/search-analyze.ts';
-import { excerpt, highlight, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
+import { loadAnalyzer } from '../templates/shared/search-language.ts';
+import { excerpt, highlight, openSearchEngine, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../templates/client/search/engine.ts';
 import { decodePostings, encodePostings, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../templates/shared/search-format.ts';
 import { builtSite } from './helpers/site.ts';
 
@@ -88,6 +91,9 @@ const pages: SearchPage[] = [
   },
 ];
 
+const portuguese = await loadAnalyzer('pt');
+const stem = (token: string) => portuguese.stem(token);
+
 /** The index as the browser gets it: files, fetched by URL. */
 function engineOf(files: OutputAsset[]): SearchEngine {
   const byUrl = new Map(files.map((f) => [`/${f.path}`, new TextDecoder().decode(f.contents)]));
@@ -96,10 +102,10 @@ function engineOf(files: OutputAsset[]): SearchEngine {
     if (body === undefined) throw new Error(`no file at ${url}`);
     return JSON.parse(body) as unknown;
   };
-  return new SearchEngine(JSON.parse(byUrl.get(`/${SEARCH_META_PATH}`)!) as SearchMeta, load);
+  return new SearchEngine(JSON.parse(byUrl.get(`/${SEARCH_META_PATH}`)!) as SearchMeta, load, portuguese);
 }
 
-const files = indexFiles(await buildIndexData(pages));
+const files = indexFiles(await buildIndexData(pages, portuguese));
 const engine = engineOf(files);
 
 /** URLs of the hits of a query, best first, as the dialog links them. */
@@ -139,20 +145,33 @@ describe('search analysis', () => {
   });
 
   it('reads the query: stopwords out, the last word typed as a prefix', () => {
-    assert.deepEqual(parseQuery('cancelamento de pagam'), [
+    const read = (query: string) => parseQuery(query, portuguese).map(({ text, prefix }) => ({ text, prefix }));
+    assert.deepEqual(read('cancelamento de pagam'), [
       { text: 'cancelamento', prefix: false },
       { text: 'pagam', prefix: true },
     ]);
-    assert.deepEqual(parseQuery('POST /v1/payments '), [
+    assert.deepEqual(read('POST /v1/payments '), [
       { text: 'post', prefix: false },
       { text: 'v1', prefix: false },
       { text: 'payments', prefix: false },
     ]);
     // Only stopwords: they are all there is to search for.
-    assert.deepEqual(parseQuery('de para'), [
+    assert.deepEqual(read('de para'), [
       { text: 'de', prefix: false },
       { text: 'para', prefix: true },
     ]);
+  });
+
+  it('reads English with the English stemmer and stop words, and an unknown language folded only', async () => {
+    const english = await loadAnalyzer('en');
+    assert.equal(english.stem('payments'), english.stem('payment'));
+    assert.equal(english.stem('refunded'), english.stem('refund'));
+    assert.ok(english.isStopword('the') && english.isStopword('with'));
+    assert.ok(!english.isStopword('para'), 'Portuguese stop words are not English ones');
+    assert.deepEqual(parseQuery('the invoices', english).map((t) => t.text), ['invoices']);
+    const plain = await loadAnalyzer(undefined);
+    assert.equal(plain.stem('payments'), 'payments');
+    assert.ok(!plain.isStopword('the'));
   });
 
   it('tells one edit from two', () => {
@@ -236,10 +255,10 @@ describe('search index stage', () => {
     assert.ok(paths.every((p) => p === SEARCH_META_PATH || p.startsWith(meta.base.slice(1))));
 
     const edited = { ...pages[1]!, records: htmlRecords('<main><p>Outro texto.</p></main>', 'Hola') };
-    const changed = indexFiles(await buildIndexData([pages[0]!, edited, pages[2]!]));
+    const changed = indexFiles(await buildIndexData([pages[0]!, edited, pages[2]!], portuguese));
     const changedMeta = JSON.parse(new TextDecoder().decode(changed[0]!.contents)) as SearchMeta;
     assert.notEqual(changedMeta.base, meta.base);
-    assert.equal(indexFiles(await buildIndexData(pages))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
+    assert.equal(indexFiles(await buildIndexData(pages, portuguese))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
@@ -248,6 +267,59 @@ describe('search index stage', () => {
     assert.ok(shardBucket('pag', 512) < 512);
     const spread = new Set(['pag', 'hom', 'can', 'par', 'pos', 'v1', 'tra', 'ide'].map((k) => shardBucket(k, 64)));
     assert.ok(spread.size >= 6, 'prefixes spread over the buckets');
+  });
+});
+
+describe('search language from the config', () => {
+  const configWith = (contentLanguage: string) =>
+    resolveConfig(
+      { title: 'T', url: 'https://t.example', contentLanguage, copyright: { year: 2026, holder: 'T' }, navbar: { title: 'T', items: [] }, footer: { links: [] }, docs: { mainDoc: 'a' }, sidebars: {} },
+      { root: '/site', configFile: '/site/site.config.ts', source: '' },
+    );
+  const metaOf = (files: OutputAsset[]) => JSON.parse(Buffer.from(files.find((f) => f.path === SEARCH_META_PATH)!.contents).toString()) as SearchMeta;
+
+  it('stems in the content language and names it in the meta', async () => {
+    const warnings: string[] = [];
+    const result = await buildSearchIndex({ pages: [], apis: [] }, configWith('en-GB'), { warn: (m) => warnings.push(m) });
+    assert.equal(metaOf(result.files).language, 'en');
+    assert.deepEqual(warnings, []);
+  });
+
+  it('folds an unknown language without stemming, and says so once per build session', async () => {
+    const warnings: string[] = [];
+    const cache = createSearchIndexCache();
+    const config = configWith('tlh');
+    const first = await buildSearchIndex({ pages: [], apis: [] }, config, { cache, warn: (m) => warnings.push(m) });
+    await buildSearchIndex({ pages: [], apis: [] }, config, { cache, warn: (m) => warnings.push(m) });
+    assert.equal(metaOf(first.files).language, undefined);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /'tlh'/);
+    assert.match(warnings[0]!, /contentLanguage in site\.config\.ts/);
+    assert.match(warnings[0]!, /en, pt/);
+  });
+});
+
+describe('search engine, stemming a query', () => {
+  it('stems a word only when the index does not hold it as typed, and then finds its other forms', async () => {
+    const english = await loadAnalyzer('en');
+    const page: SearchPage = {
+      url: '/docs/billing',
+      title: 'Billing',
+      kind: 'doc',
+      records: htmlRecords('<main><div class="markdown"><p>Each invoice lists the payment and the watering of the month.</p></div></main>', 'Billing'),
+    };
+    const built = indexFiles(await buildIndexData([page], english));
+    const byUrl = new Map(built.map((f) => [`/${f.path}`, JSON.parse(Buffer.from(f.contents).toString()) as unknown]));
+    const stemmed: string[] = [];
+    const engine = new SearchEngine(byUrl.get(`/${SEARCH_META_PATH}`) as SearchMeta, async (url) => byUrl.get(url), {
+      isStopword: english.isStopword,
+      stem: async (token) => (stemmed.push(token), english.stem(token)),
+    });
+    assert.equal((await engine.search('invoice ')).pages[0]?.url, '/docs/billing');
+    assert.deepEqual(stemmed, [], 'a word of the index needs no stemmer');
+    assert.equal((await engine.search('payments ')).pages[0]?.url, '/docs/billing');
+    assert.equal((await engine.search('watered ')).pages[0]?.url, '/docs/billing', 'two edits from "watering": found by its stem, not as a typo');
+    assert.deepEqual(stemmed, ['payments', 'watered']);
   });
 });
 
@@ -270,8 +342,8 @@ describe('search index stage, in watch mode', () => {
 
   it('makes the same files whether records were counted before or not', async () => {
     const fresh = pages.map((p) => ({ ...p, records: p.records.map((r) => ({ ...r })) }));
-    const first = indexFiles(await buildIndexData(fresh));
-    const again = indexFiles(await buildIndexData(fresh));
+    const first = indexFiles(await buildIndexData(fresh, portuguese));
+    const again = indexFiles(await buildIndexData(fresh, portuguese));
     assert.deepEqual(
       again.map((f) => [f.path, Buffer.from(f.contents).toString()]),
       first.map((f) => [f.path, Buffer.from(f.contents).toString()]),
@@ -339,7 +411,7 @@ describe('search index of the real site', () => {
   async function realEngine(): Promise<SearchEngine> {
     const dir = await builtSite();
     const load = async (url: string) => JSON.parse(await readFile(path.join(dir, url), 'utf8')) as unknown;
-    return new SearchEngine((await load(`/${SEARCH_META_PATH}`)) as SearchMeta, load);
+    return openSearchEngine(load);
   }
 
   it('answers the queries readers ask with the right page and section', async () => {

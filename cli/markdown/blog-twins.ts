@@ -10,6 +10,7 @@ import { tagHeading } from '../../templates/layouts/Blog.tsx';
 import { bulletList, link, twinDocument, type MarkdownTwin } from './write-markdown.ts';
 
 export function blogTwins(posts: readonly CompiledPost[], tags: readonly TagInfo[], config: SiteConfig, siteUrl: string): MarkdownTwin[] {
+  if (!config.blog.enabled) return [];
   const base = config.blog.routeBasePath;
   const perPage = config.blog.postsPerPage;
   const twin = (route: string, title: string, description: string, items: PhrasingContent[][]): MarkdownTwin => {

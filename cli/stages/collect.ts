@@ -204,6 +204,7 @@ async function collectPosts(
   errors: DocsgenError[],
   frontMatter: FrontMatterCache,
 ): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
+  if (!config.blog.enabled) return { posts: [], tags: [] };
   const dir = config.dirs.blog;
   const authors = await readYamlMap(path.join(dir, 'authors.yml'), rel, errors);
   const tagDefs = await readYamlMap(path.join(dir, 'tags.yml'), rel, errors);

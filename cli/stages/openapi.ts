@@ -20,6 +20,7 @@ import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRe
 import { localizeSiteLinks, type YamlSource } from '../openapi/site-links.ts';
 import type { SourceLink } from '../mdx/remark-links.ts';
 import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
+import type { PostmanTexts } from '../config-postman.ts';
 import { buildPostmanFiles } from './postman.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
@@ -92,6 +93,8 @@ export interface LoadedApiDocument {
 export interface LoadApiOptions {
   /** The site's `url`: links to it in descriptions become root-relative in what the API reference shows. */
   siteUrl?: string;
+  /** The config's `postman` texts; default English. */
+  postmanTexts?: PostmanTexts;
 }
 
 
@@ -103,7 +106,12 @@ const OPENAPI_MAX_DEPTH = 100;
 export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string, options: LoadApiOptions = {}): Promise<LoadedApiDocument[]> {
   // One validator configuration for the documents of this call: it belongs to the call, not to the module.
   const specConfig = createConfig({ extends: ['spec'] });
-  const results = await Promise.all(sources.map((source) => loadOne(source, root, options, specConfig)));
+  const loaded = await Promise.all(sources.map((source) => loadOne(source, root, options, specConfig)));
+  // Postman comes second: a collection may borrow the token operation of another document of the site.
+  const siteOperations = loaded.flatMap((r) => (r.ok ? r.api.operations : []));
+  const results = await Promise.all(
+    loaded.map((r, i) => (r.ok ? withPostman(r, { sandboxServer: sources[i]!.sandboxServer, siteOperations, texts: options.postmanTexts }) : r)),
+  );
   const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
   if (errors.length > 0) {
     const files = new Set(errors.map((e) => e.file ?? ''));
@@ -116,8 +124,21 @@ export async function loadApiDocuments(sources: readonly ApiDocumentSource[], ro
 }
 
 type LoadResult = { ok: true; api: LoadedApiDocument } | { ok: false; errors: DocsgenError[] };
+type ParsedApi = Omit<LoadedApiDocument, 'postman'>;
+/** A document that validated, before its Postman files; `original` keeps the author's absolute links. */
+type ParseResult = { ok: true; api: ParsedApi; original: JsonObject } | { ok: false; errors: DocsgenError[] };
 
-async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions, specConfig: Promise<RedoclyConfig>): Promise<LoadResult> {
+async function withPostman(parsed: { api: ParsedApi; original: JsonObject }, options: Parameters<typeof buildPostmanFiles>[1]): Promise<LoadResult> {
+  try {
+    const postman = await buildPostmanFiles({ ...parsed.api, document: parsed.original }, options);
+    return { ok: true, api: { ...parsed.api, postman } };
+  } catch (error) {
+    if (error instanceof DocsgenError) return { ok: false, errors: [error] };
+    throw error;
+  }
+}
+
+async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions, specConfig: Promise<RedoclyConfig>): Promise<ParseResult> {
   const rel = toPosix(path.relative(root, source.file));
   let yamlText: string;
   try {
@@ -162,7 +183,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   const operations = summarizeOperations(shown.document);
 
   const info = asObject(shown.document.info);
-  const api: Omit<LoadedApiDocument, 'postman' | 'siteLinks'> = {
+  const api: ParsedApi = {
     id: source.id,
     file: rel,
     title: asString(info.title),
@@ -175,14 +196,10 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
     yamlText,
     jsonText: `${JSON.stringify(document, null, 2)}\n`,
     referenceJsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
+    siteLinks: shown.links,
   };
-  try {
-    const postman = await buildPostmanFiles({ ...api, document }, source.sandboxServer);
-    return { ok: true, api: { ...api, postman, siteLinks: shown.links } };
-  } catch (error) {
-    if (error instanceof DocsgenError) return { ok: false, errors: [error] };
-    throw error;
-  }
+  // The downloads and Postman keep the author's absolute links.
+  return { ok: true, api, original: document };
 }
 
 // ---------------------------------------------------------------------------

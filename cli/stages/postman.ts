@@ -3,11 +3,14 @@
  * for download next to the OpenAPI files. openapi-to-postmanv2 (the converter
  * Postman's own importer uses) does the conversion; the result is then adjusted
  * so that it works right after import: hosts come from environment variables,
- * authentication is a Bearer token that the collection obtains by itself, every
+ * authentication is a Bearer token that the collection obtains by itself from the
+ * OAuth 2.0 client-credentials scheme of the document (its tokenUrl and scopes), every
  * creating request sends a fresh Idempotency-Key, and ids are stable from build to build.
+ * Folders are the document's tags; the words docsgen adds are the config's `postman` texts.
  */
 import { createHash } from 'node:crypto';
 import { convertV2 } from 'openapi-to-postmanv2';
+import { DEFAULT_POSTMAN_TEXTS, type PostmanTexts } from '../config-postman.ts';
 import { DocsgenError } from '../errors.ts';
 import type { LoadedApiDocument, OperationSummary } from './openapi.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
@@ -23,10 +26,21 @@ export interface PostmanFiles {
 type PostmanInput = Pick<LoadedApiDocument, 'id' | 'file' | 'title' | 'servers' | 'operations' | 'document'>;
 
 const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
-/** Folder of the token request when the document has no token operation of its own (same name as the Payment API's tag). */
-const TOKEN_FOLDER = 'Autenticação';
 
-export async function buildPostmanFiles(api: PostmanInput, sandboxServer?: string): Promise<PostmanFiles> {
+export interface PostmanOptions {
+  /** Description of the sandbox server (`sandboxServer` of the API reference); default the first server. */
+  sandboxServer?: string;
+  /**
+   * Operations of the site's other API documents: when the token endpoint of this
+   * document's security scheme is one of them, the token request the collection adds
+   * takes its tag, summary and field descriptions.
+   */
+  siteOperations?: readonly OperationSummary[];
+  texts?: PostmanTexts;
+}
+
+export async function buildPostmanFiles(api: PostmanInput, options: PostmanOptions = {}): Promise<PostmanFiles> {
+  const { sandboxServer, texts = DEFAULT_POSTMAN_TEXTS } = options;
   const raw = await convert(api);
   const auth = tokenEndpoint(api.document);
   const sandbox = pickServer([asArray(api.document.servers)], sandboxServer).replace(/\/$/, '');
@@ -48,15 +62,21 @@ export async function buildPostmanFiles(api: PostmanInput, sandboxServer?: strin
       const op = byRoute.get(routeKey(String(request.method), `/${pathSegments.map(toTemplate).join('/')}`));
       if (!op) return [];
       matched.add(op.operationId);
-      return [transformRequest(item, op, api.document, auth)];
+      return [transformRequest(item, op, api.document, auth, texts)];
     });
 
   const items = transformItems(asArray(raw.item));
-  // An API whose token endpoint lives in another document still gets the request, so every
-  // collection starts the same way ("run Obter token first").
-  const hasTokenOperation = operations.some((op) => auth !== undefined && isTokenOperation(op, auth));
-  if (auth && !hasTokenOperation) {
-    items.unshift({ name: TOKEN_FOLDER, item: [tokenRequestItem(auth)] });
+  const isToken = (op: OperationSummary) => auth !== undefined && isTokenOperation(op, auth);
+  const ownTokenOperation = operations.find(isToken);
+  const tokenOperation = ownTokenOperation ?? options.siteOperations?.find(isToken);
+  const token = { folder: tokenOperation?.tags[0] ?? texts.tokenFolder, name: tokenOperation?.summary || texts.tokenRequest };
+  // An API whose token endpoint lives in another document (or in none) still gets the request,
+  // so every collection starts the same way ("run the token request first").
+  if (auth && !ownTokenOperation) {
+    const request = tokenRequestItem(auth, token.name, tokenOperation, texts);
+    const folder = items.find((item) => item.name === token.folder && Array.isArray(item.item));
+    if (folder) folder.item = [request, ...asArray(folder.item)];
+    else items.unshift({ name: token.folder, item: [request] });
   }
   const missing = operations.filter((op) => !matched.has(op.operationId));
   if (missing.length > 0) {
@@ -76,11 +96,7 @@ export async function buildPostmanFiles(api: PostmanInput, sandboxServer?: strin
       description: {
         content: [
           asString(asObject(asObject(raw.info).description).content) || asString(asObject(api.document.info).description),
-          auth
-            ? '## Autenticação\n\nEscolha o ambiente importado e preencha `clientId` e `clientSecret`. Rode **Obter token** ' +
-              '(ou qualquer requisição: o script da coleção pede um token quando `accessToken` está vazio ou perto de expirar). ' +
-              'O token fica em `accessToken` e é enviado como `Authorization: Bearer`.'
-            : '',
+          auth ? `## ${token.folder}\n\n${texts.authentication.replaceAll('{tokenRequest}', token.name)}` : '',
         ]
           .filter(Boolean)
           .join('\n\n'),
@@ -90,7 +106,7 @@ export async function buildPostmanFiles(api: PostmanInput, sandboxServer?: strin
     },
     item: items,
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{accessToken}}', type: 'string' }] },
-    event: auth ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: autoTokenScript(auth) } }] : [],
+    event: auth ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: autoTokenScript(auth, texts, token.name) } }] : [],
     variable: [
       { key: 'baseUrl', value: sandbox, type: 'string' },
       ...(auth ? [{ key: 'authUrl', value: auth.origin, type: 'string' }] : []),
@@ -151,7 +167,7 @@ function convert(api: PostmanInput): Promise<JsonObject> {
 }
 
 interface TokenEndpoint {
-  /** e.g. https://auth.sandbox.sorrix.example */
+  /** Origin of the scheme's tokenUrl, e.g. https://auth.example.com */
   origin: string;
   /** e.g. /oauth/token */
   path: string;
@@ -174,7 +190,7 @@ function tokenEndpoint(document: JsonObject): TokenEndpoint | undefined {
   return undefined;
 }
 
-function transformRequest(item: JsonObject, op: OperationSummary, document: JsonObject, auth: TokenEndpoint | undefined): JsonObject {
+function transformRequest(item: JsonObject, op: OperationSummary, document: JsonObject, auth: TokenEndpoint | undefined, texts: PostmanTexts): JsonObject {
   const request = { ...asObject(item.request) };
   const url = asObject(request.url);
   const pathSegments = asArray(url.path).map(String);
@@ -201,7 +217,7 @@ function transformRequest(item: JsonObject, op: OperationSummary, document: Json
   const events: JsonObject[] = [];
   if (isTokenRequest && auth) {
     request.body = tokenRequestBody(auth, asObject(request.body));
-    events.push({ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript() } });
+    events.push({ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript(texts) } });
   }
   const { response, ...rest } = item;
   return {
@@ -224,33 +240,37 @@ function isTokenOperation(op: OperationSummary, auth: TokenEndpoint): boolean {
   return op.method === 'POST' && op.path === auth.path && (op.servers ?? []).some((s) => s.startsWith(auth.origin));
 }
 
-function tokenRequestBody(auth: TokenEndpoint, generated: JsonObject = {}): JsonObject {
+/**
+ * The client-credentials form. Each field keeps the description the document gives it
+ * (from the converter, or from the token operation of another document); the fields of
+ * OAuth 2.0 itself are described in English when the document says nothing.
+ */
+function tokenRequestBody(auth: TokenEndpoint, generated: JsonObject = {}, tokenOperation?: OperationSummary): JsonObject {
   const values: [string, string, string][] = [
-    ['grant_type', 'client_credentials', 'Sempre `client_credentials`.'],
-    ['client_id', '{{clientId}}', 'Identificador do cliente, do ambiente.'],
-    ['client_secret', '{{clientSecret}}', 'Segredo do cliente, do ambiente.'],
-    ['scope', auth.scope, 'Escopos pedidos, separados por espaço.'],
+    ['grant_type', 'client_credentials', 'Always `client_credentials`.'],
+    ['client_id', '{{clientId}}', 'Client id, from the environment.'],
+    ['client_secret', '{{clientSecret}}', 'Client secret, from the environment.'],
+    ['scope', auth.scope, 'Scopes asked for, separated by spaces.'],
   ];
   return {
     ...generated,
     mode: 'urlencoded',
     urlencoded: values.map(([key, value, fallback]) => {
       const description = asArray(generated.urlencoded).map(asObject).find((p) => p.key === key)?.description;
-      return { key, value, type: 'text', description: asString(asObject(description).content ?? description) || fallback };
+      const documented = tokenOperation?.requestBody?.fields.find((f) => f.name === key)?.description;
+      return { key, value, type: 'text', description: asString(asObject(description).content ?? description) || documented || fallback };
     }),
   };
 }
 
-function tokenRequestItem(auth: TokenEndpoint): JsonObject {
+function tokenRequestItem(auth: TokenEndpoint, name: string, tokenOperation: OperationSummary | undefined, texts: PostmanTexts): JsonObject {
   const url = `{{authUrl}}${auth.path}`;
   return {
-    name: 'Obter token',
+    name,
     request: {
-      name: 'Obter token',
+      name,
       description: {
-        content:
-          'Troca `clientId` e `clientSecret` do ambiente por um token de acesso OAuth 2.0 (*client credentials*) ' +
-          `com os escopos \`${auth.scope}\`, e guarda-o em \`accessToken\`. O token vale 3600 segundos.`,
+        content: tokenOperation?.description || texts.tokenRequestDescription.replaceAll('{scope}', auth.scope),
         type: 'text/markdown',
       },
       method: 'POST',
@@ -259,10 +279,10 @@ function tokenRequestItem(auth: TokenEndpoint): JsonObject {
         { key: 'Content-Type', value: 'application/x-www-form-urlencoded' },
         { key: 'Accept', value: 'application/json' },
       ],
-      body: tokenRequestBody(auth),
+      body: tokenRequestBody(auth, {}, tokenOperation),
       auth: { type: 'noauth' },
     },
-    event: [{ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript() } }],
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: storeTokenScript(texts) } }],
     response: [],
   };
 }
@@ -279,7 +299,7 @@ function requiresNoAuth(document: JsonObject, operationId: string): boolean {
 }
 
 /** Runs before every request of the collection: a token is fetched once and reused until 5 minutes before it expires. */
-function autoTokenScript(auth: TokenEndpoint): string[] {
+function autoTokenScript(auth: TokenEndpoint, texts: PostmanTexts, tokenRequest: string): string[] {
   return [
     `const tokenPath = ${JSON.stringify(auth.path)};`,
     'const noAuth = pm.request.auth && pm.request.auth.type === "noauth";',
@@ -291,7 +311,7 @@ function autoTokenScript(auth: TokenEndpoint): string[] {
     '    const clientId = pm.environment.get("clientId");',
     '    const clientSecret = pm.environment.get("clientSecret");',
     '    if (!clientId || !clientSecret) {',
-    '      console.warn("Preencha clientId e clientSecret no ambiente e rode \\"Obter token\\".");',
+    `      console.warn(${JSON.stringify(texts.missingCredentials.replaceAll('{tokenRequest}', tokenRequest))});`,
     '    } else {',
     '      pm.sendRequest({',
     '        url: pm.environment.get("authUrl") + tokenPath,',
@@ -308,7 +328,7 @@ function autoTokenScript(auth: TokenEndpoint): string[] {
     '        }',
     '      }, (error, response) => {',
     '        if (error || response.code !== 200) {',
-    '          console.error("Não foi possível obter o token:", error || response.text());',
+    `          console.error(${JSON.stringify(texts.tokenFailed)}, error || response.text());`,
     '          return;',
     '        }',
     '        const body = response.json();',
@@ -321,9 +341,9 @@ function autoTokenScript(auth: TokenEndpoint): string[] {
   ];
 }
 
-function storeTokenScript(): string[] {
+function storeTokenScript(texts: PostmanTexts): string[] {
   return [
-    'pm.test("Token emitido (200)", () => pm.response.to.have.status(200));',
+    `pm.test(${JSON.stringify(texts.tokenIssuedTest)}, () => pm.response.to.have.status(200));`,
     'if (pm.response.code === 200) {',
     '  const body = pm.response.json();',
     '  pm.environment.set("accessToken", body.access_token);',

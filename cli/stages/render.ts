@@ -222,6 +222,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
           specUrl: `/openapi/${api.id}.reference.json`,
           tryItServer: pickServer([api.servers], ref.sandboxServer),
           sandboxServer: ref.sandboxServer ?? '',
+          ...(config.theme ? { primary: { light: config.theme.colors.light.primary, dark: config.theme.colors.dark.primary } } : {}),
         },
         contentLanguage: config.contentLanguage,
       }),
@@ -297,6 +298,7 @@ export function siteData(config: SiteConfig): SiteData {
     contentLanguage: config.contentLanguage,
     copyright: `Copyright © ${config.copyright.year} ${config.copyright.holder}`,
     colorMode: { defaultMode: config.colorMode.defaultMode, disableSwitch: config.colorMode.disableSwitch },
+    theme: config.theme && { light: { ...config.theme.colors.light }, dark: { ...config.theme.colors.dark } },
     announcementBar: config.announcementBar,
     navbar: {
       title: config.navbar.title,
@@ -375,6 +377,7 @@ function summaryOfPost(cache: RenderCache, entry: CompiledPost): PostSummary {
 }
 
 function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry) => void, cache: RenderCache): void {
+  if (!config.blog.enabled) return;
   const summaryOf = (entry: CompiledPost) => summaryOfPost(cache, entry);
   // Unlisted posts have their page, and no place in lists, tags, the archive or other posts' newer/older links.
   const posts = input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted);

@@ -4,21 +4,23 @@
  * by its summary, method, path and operationId and opens its deep link).
  *
  * Doc pages and blog posts are split at their h2/h3 headings into records, so a hit
- * links to its section. Words are folded (templates/client/search/analyze.ts, shared
- * with the browser) and stemmed as Portuguese here, whatever the site's locale: the
- * documents are Brazilian Portuguese. The index is sharded by the first three letters
+ * links to its section. Words are folded (templates/shared/search-analyze.ts, shared
+ * with the browser) and stemmed in the site's content language
+ * (templates/shared/search-language.ts), which the meta names so the browser reads
+ * queries the same way. The index is sharded by the first three letters
  * of each word form, and the text for excerpts is cut into small passages, so a query
  * downloads a few kilobytes however large the site grows. See
  * templates/client/search/format.ts for the files.
  */
 import { createHash } from 'node:crypto';
-import { stemmer } from '@orama/stemmers/portuguese';
+import path from 'node:path';
 import { Parser, type Handler } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError } from '../errors.ts';
 import { operationAnchor } from '../../templates/shared/api-reference.ts';
-import { isStopword, shardBucket, shardKey, wordTokens, words } from '../../templates/shared/search-analyze.ts';
+import { shardBucket, shardKey, wordTokens, words } from '../../templates/shared/search-analyze.ts';
+import { loadAnalyzer, SEARCH_LANGUAGES, searchLanguageOf, type SearchAnalyzer } from '../../templates/shared/search-language.ts';
 import {
   BM25,
   IMPACT_SCALE,
@@ -117,14 +119,17 @@ export interface SearchIndexResult {
  * while its files are unchanged, and for a record's counts.
  */
 export interface SearchIndexCache {
-  stems: Map<string, string>;
+  /** The analyzer of the config's language; a change of language drops the counts made with the old one. */
+  analyzer?: SearchAnalyzer;
+  /** The language tag already warned about, so an unknown language is reported once per build session. */
+  warnedLanguage?: string;
   recordsOfPage: WeakMap<RenderedPage, SearchRecord[]>;
   recordsOfApi: WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>;
   countsOfRecord: WeakMap<SearchRecord, RecordCounts>;
 }
 
 export function createSearchIndexCache(): SearchIndexCache {
-  return { stems: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
+  return { recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
 }
 
 export interface SearchIndexOptions {
@@ -135,13 +140,16 @@ export interface SearchIndexOptions {
   yieldTo?: () => Promise<void>;
   /** Stops the work at the next pause (watch mode: a newer build supersedes it). */
   signal?: AbortSignal;
+  /** Where a warning goes (the build's logger). */
+  warn?: (message: string) => void;
 }
 
 export async function buildSearchIndex(input: SearchIndexInput, config: SiteConfig, options: SearchIndexOptions = {}): Promise<SearchIndexResult> {
   const pause = timeSlicer(undefined, options.yieldTo, options.signal);
   const cache = options.cache ?? createSearchIndexCache();
+  const analyzer = await searchAnalyzer(config, cache, options.warn);
   const pages = await collectSearchPages(input, config, pause, cache, options.progress);
-  const data = await buildIndexData(pages, pause, cache);
+  const data = await buildIndexData(pages, analyzer, pause, cache);
   const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
   if (pause.due()) await pause();
   return { files: indexFiles(data), pages: pages.length, records: data.passages.length, stems };
@@ -170,32 +178,27 @@ export function timeSlicer(sliceMs = 4, yieldTo?: () => Promise<void>, signal?: 
   return pause;
 }
 
-// ------------------------------------------------------------------ Portuguese stemming (build time only)
-
-/** Folded plural endings the stemmer would not reduce like their singular. */
-function normalizePlural(token: string): string {
-  if (token.length < 5) return token;
-  if (/[oa]es$/.test(token)) return `${token.slice(0, -3)}ao`; // transacoes -> transacao
-  const diphthong = /([aeou])is$/.exec(token);
-  if (diphthong) return `${token.slice(0, -3)}${diphthong[1]}l`; // parciais -> parcial, papeis -> papel
-  // English plurals of technical words (tokens, webhooks, headers), which Portuguese stemming leaves alone.
-  if (/[^aeiousy]s$/.test(token)) return token.slice(0, -1);
-  return token;
-}
+// ------------------------------------------------------------------ language
 
 /**
- * The stem of a folded token: plural normalisation, then the Portuguese Snowball
- * stemmer ("pagamentos" -> "pagament"). Tokens with digits or of three letters or
- * fewer stay as they are. Stemming the folded form keeps words typed with and without
- * accents together.
+ * The analyzer of the site's content language (`contentLanguage`, else `locale.code`).
+ * A language search has no stemmer for is searched folded, unstemmed, and said once.
  */
-export function stem(token: string, memo?: Map<string, string>): string {
-  let result = memo?.get(token);
-  if (result === undefined) {
-    result = token.length < 4 || !/^[a-z]+$/.test(token) ? token : stemmer(normalizePlural(token));
-    memo?.set(token, result);
+async function searchAnalyzer(config: SiteConfig, cache: SearchIndexCache, warn?: (message: string) => void): Promise<SearchAnalyzer> {
+  const tag = config.contentLanguage ?? config.locale.code;
+  const language = searchLanguageOf(tag);
+  if (language === undefined && cache.warnedLanguage !== tag) {
+    cache.warnedLanguage = tag;
+    warn?.(
+      `search has no stemmer for the content language '${tag}' (contentLanguage in ${path.basename(config.configFile)}, else locale.code): ` +
+        `words are matched with accents folded, without stemming. Languages with stemming: ${SEARCH_LANGUAGES.join(', ')}.`,
+    );
   }
-  return result;
+  if (!cache.analyzer || cache.analyzer.language !== language) {
+    cache.analyzer = await loadAnalyzer(language);
+    cache.countsOfRecord = new WeakMap();
+  }
+  return cache.analyzer;
 }
 
 // ------------------------------------------------------------------ records
@@ -436,7 +439,7 @@ interface RecordCounts {
   passages: SearchPassage[];
 }
 
-function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCounts {
+function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer): RecordCounts {
   const bounds = passageBounds(rec.text);
   const counts = { weights: new Map<string, number>(), bonuses: new Map<string, number>(), firstPassage: new Map<string, number>(), forms: new Map<string, Set<string>>(), length: 0 };
   const passageAt = (offset: number) => {
@@ -449,8 +452,8 @@ function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCount
     const found: string[] = [];
     for (const word of words(text)) {
       for (const token of wordTokens(word.text)) {
-        if (isStopword(token)) continue;
-        const term = stem(token, stems);
+        if (analyzer.isStopword(token)) continue;
+        const term = analyzer.stem(token);
         found.push(term);
         if (withPassages && !counts.firstPassage.has(term)) counts.firstPassage.set(term, passageAt(word.start));
         let set = counts.forms.get(term);
@@ -487,7 +490,7 @@ function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCount
 }
 
 /** The index in memory: what the files will hold. */
-export async function buildIndexData(pages: readonly SearchPage[], pause = timeSlicer(), cache = createSearchIndexCache()): Promise<SearchIndexData> {
+export async function buildIndexData(pages: readonly SearchPage[], analyzer: SearchAnalyzer, pause = timeSlicer(), cache = createSearchIndexCache()): Promise<SearchIndexData> {
   const { countsOfRecord } = cache;
   const forms = new Map<string, Set<string>>();
   const counted: RecordCounts[] = [];
@@ -495,7 +498,7 @@ export async function buildIndexData(pages: readonly SearchPage[], pause = timeS
     for (const rec of page.records) {
       if (pause.due()) await pause();
       let counts = countsOfRecord.get(rec);
-      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, cache.stems)));
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, analyzer)));
       counted.push(counts);
       counts.terms.forEach((term, i) => {
         let set = forms.get(term);
@@ -540,6 +543,7 @@ export async function buildIndexData(pages: readonly SearchPage[], pause = timeS
     pages: pages.map((p) => [p.url, p.title, p.kind]),
     counts: pages.map((p) => p.records.length),
     buckets,
+    ...(analyzer.language ? { language: analyzer.language } : {}),
   };
   return { meta, shards, passages: counted.map((c) => c.passages) };
 }

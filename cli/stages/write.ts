@@ -32,9 +32,11 @@ export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; post
   if (!existsSync(path.join(config.dirs.static, 'robots.txt'))) {
     files.push(text('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${config.url.replace(/\/$/, '')}/sitemap.xml\n`));
   }
-  const feed = blogFeed(input.posts.filter((entry) => !entry.post.frontMatter.unlisted), config);
-  files.push(text(`${config.blog.routeBasePath.slice(1)}/rss.xml`, feed.rss2()));
-  files.push(text(`${config.blog.routeBasePath.slice(1)}/atom.xml`, feed.atom1()));
+  if (config.blog.enabled) {
+    const feed = blogFeed(input.posts.filter((entry) => !entry.post.frontMatter.unlisted), config);
+    files.push(text(`${config.blog.routeBasePath.slice(1)}/rss.xml`, feed.rss2()));
+    files.push(text(`${config.blog.routeBasePath.slice(1)}/atom.xml`, feed.atom1()));
+  }
   return files;
 }
 

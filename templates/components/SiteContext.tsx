@@ -4,6 +4,7 @@
  */
 import { createContext, useContext } from 'react';
 import type { ColorMode, SidebarEntry } from '../shared/index.ts';
+import type { ThemeData } from './ThemeColors.tsx';
 
 export interface LinkData {
   label: string;
@@ -36,6 +37,8 @@ export interface SiteData {
   contentLanguage?: string;
   copyright: string;
   colorMode: { defaultMode: ColorMode; disableSwitch: boolean };
+  /** Brand colours from the config's `theme.colors`; absent, the stylesheet's defaults apply. */
+  theme?: ThemeData;
   announcementBar?: { id: string; content: string; dismissible: boolean };
   navbar: { title: string; logo?: { src: string; alt: string }; items: NavItemData[] };
   footer: { links: { title: string; items: LinkData[] }[] };

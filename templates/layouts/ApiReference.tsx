@@ -59,7 +59,7 @@ export interface ApiReferenceProps {
   /** groupId of the docs' language tabs, so the request samples switch with them. */
   samplesGroupId?: string;
   /** Props for the browser-only Stoplight Elements island. */
-  island: { specUrl: string; tryItServer: string; sandboxServer: string };
+  island: { specUrl: string; tryItServer: string; sandboxServer: string; primary?: { light: string; dark: string } };
   contentLanguage?: string;
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AnnouncementBar } from '../components/AnnouncementBar.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
+import { ThemeColorMeta, ThemeColors } from '../components/ThemeColors.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
 import { HEAD_DATA, IDS, type IslandManifest } from '../shared/index.ts';
 
@@ -34,7 +35,8 @@ export interface PageAssets {
   themeInit: string;
   /** island name -> its module and stylesheets; read by the client loader. */
   islands: IslandManifest;
-  feeds: { rss: string; atom: string };
+  /** The blog's feeds; absent when the site has no blog. */
+  feeds?: { rss: string; atom: string };
 }
 
 /**
@@ -75,16 +77,17 @@ export function Document({
         {head.image ? <meta name="twitter:image" content={head.image} /> : null}
         <meta name="twitter:title" content={head.title} />
         <meta name="twitter:description" content={head.description} />
-        <meta name="theme-color" content="#0b5cd5" />
+        <ThemeColorMeta theme={site.theme} />
         <link rel="icon" href={site.favicon} />
-        <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} />
-        <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} />
+        {assets.feeds ? <link rel="alternate" type="application/rss+xml" href={assets.feeds.rss} title={`${site.title} RSS Feed`} /> : null}
+        {assets.feeds ? <link rel="alternate" type="application/atom+xml" href={assets.feeds.atom} title={`${site.title} Atom Feed`} /> : null}
         {head.markdown ? <link rel="alternate" type="text/markdown" href={head.markdown} title={head.title} /> : null}
         {head.extra}
         <script dangerouslySetInnerHTML={{ __html: assets.themeInit }} />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
+        <ThemeColors theme={site.theme} />
         <script type="module" src={assets.script} />
         {assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />

@@ -6,18 +6,10 @@
  * templates/client.
  *
  * Words are folded (lower case, no diacritics), so "homologacao" finds "homologação".
- * Stemming happens only at build time: the index maps every word form found in the
- * pages to its Portuguese stem, so the browser needs no stemmer to know that
- * "pagamentos" and "pagamento" are the same word.
+ * What depends on the language (stop words, the stemmer) is in search-language.ts: the
+ * index maps every word form found in the pages to its stem, and the browser stems a
+ * query with the same stemmer, so "payments" finds a page that only says "payment".
  */
-
-/** Very common Portuguese (and a few English) words that carry no meaning for search. */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    'ao aos as ate com como da das de do dos ela ele em entao entre era essa esse esta este eu foi ha isso isto ja la lhe mais mas me mesmo meu minha muito na nao nas nem no nos os ou para pela pelas pelo pelos por qual quando que se sem ser seu seus sua suas so tambem te tem um uma umas uns voce ' +
-    'an and are for in is it of on or the to'
-  ).split(' '),
-);
 
 /** Lower case without diacritics: "Ação" -> "acao". */
 export function fold(text: string): string {
@@ -51,11 +43,6 @@ export function wordTokens(word: string): string[] {
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
     .split(' ');
   return parts.length === 1 ? [whole] : [whole, ...parts.map(fold)];
-}
-
-/** True for tokens too common or too short to search on their own. */
-export function isStopword(token: string): boolean {
-  return token.length < 2 || STOPWORDS.has(token);
 }
 
 /** The prefix that decides a word's shard: its first three characters. */

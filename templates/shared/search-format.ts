@@ -32,6 +32,8 @@ export interface SearchMeta {
   counts: number[];
   /** Number of shard files. */
   buckets: number;
+  /** Search language the index was stemmed in (search-language.ts); absent: folded words, no stemming. */
+  language?: string;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface ApiReferenceIslandProps {
   specUrl: string;
   /** Server try-it sends requests to: the sandbox. */
   tryItServer: string;
+  /** The site's primary colour in each mode (`theme.colors` of the config); absent, the stylesheet's defaults. */
+  primary: Record<ColorMode, string>;
 }
 
 /** What the console shows: '/' (the overview) or an Elements route such as '/operations/createPayment'. */
@@ -50,14 +52,19 @@ function routeInAddress(): string | undefined {
 export const CREDENTIALS_STORAGE_KEY = 'TryIt_securitySchemeValues';
 
 /**
- * Elements' palette, derived by its theme API from the site's colours
- * (templates/styles/main.css): the primary blue, and in dark mode the page background,
- * so the reference sits on the same canvas as the navbar and footer.
+ * Elements' palette is derived by its theme API from the site's primary colour; in dark
+ * mode the page background too, so the reference sits on the same canvas as the navbar
+ * and footer. These are the defaults of templates/styles/main.css, for a site without
+ * `theme.colors`.
  */
-const THEMES: Record<ColorMode, { colors: { primary: string; background?: string } }> = {
-  light: { colors: { primary: '#0b5cd5' } },
-  dark: { colors: { primary: '#6aa6ff', background: '#1b1b1d' } },
-};
+const DEFAULT_PRIMARY: Record<ColorMode, string> = { light: '#3451b2', dark: '#a8b1ff' };
+const DARK_BACKGROUND = '#1b1b1d';
+
+type ElementsTheme = { colors: { primary: string; background?: string } };
+
+function elementsThemes(primary: Record<ColorMode, string>): Record<ColorMode, ElementsTheme> {
+  return { light: { colors: { primary: primary.light } }, dark: { colors: { primary: primary.dark, background: DARK_BACKGROUND } } };
+}
 /** Hooks in the server markup of templates/layouts/ApiReference.tsx. */
 const SAMPLES = `[${API_DATA.samples}]`;
 const CLEAR_CREDENTIALS = `[${API_DATA.clearCredentials}]`;
@@ -67,7 +74,7 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
   const props = readProps(rawProps);
   const page = element.closest('main') ?? document;
   const samples = samplesOfPage(page);
-  const stopTheme = followColorMode();
+  const stopTheme = followColorMode(elementsThemes(props.primary));
   const credentials = credentialsControl(page);
 
   const dialog = document.createElement('dialog');
@@ -223,7 +230,13 @@ function readProps(raw: unknown): ApiReferenceIslandProps {
   return {
     specUrl: value.specUrl,
     tryItServer: typeof value.tryItServer === 'string' ? value.tryItServer : '',
+    primary: isPalette(value.primary) ? value.primary : DEFAULT_PRIMARY,
   };
+}
+
+function isPalette(value: unknown): value is Record<ColorMode, string> {
+  const palette = value as Partial<Record<ColorMode, unknown>> | null | undefined;
+  return typeof palette?.light === 'string' && typeof palette.dark === 'string';
 }
 
 type LoadState = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'loaded'; document: Record<string, unknown> };
@@ -317,18 +330,18 @@ function preferServer(document: Record<string, unknown>, url: string): void {
 /**
  * Elements' colours follow data-theme on <html> through its stylesheet, but its code
  * samples read the mode from its theme store; tell the store at mount and on every
- * change. The palette comes from the same theme API (THEMES), and the variables it
+ * change. The palette comes from the same theme API (`themes`), and the variables it
  * computes are scoped to the island like the rest of Elements' styles.
  */
-function followColorMode(): () => void {
+function followColorMode(themes: Record<ColorMode, ElementsTheme>): () => void {
   const style = document.createElement('style');
   style.setAttribute('data-api-reference-theme', '');
-  style.textContent = [computeTheme(THEMES.light, 'light').css, computeTheme(THEMES.dark, 'dark').css].map(scopeThemeCss).join('\n');
+  style.textContent = [computeTheme(themes.light, 'light').css, computeTheme(themes.dark, 'dark').css].map(scopeThemeCss).join('\n');
   document.head.append(style);
 
   const apply = (mode: ColorMode) => {
-    const { colorValues, invertedColorValues } = computeTheme(THEMES[mode], mode);
-    useThemeStore.setState({ mode, theme: THEMES[mode], colorValues, invertedColorValues });
+    const { colorValues, invertedColorValues } = computeTheme(themes[mode], mode);
+    useThemeStore.setState({ mode, theme: themes[mode], colorValues, invertedColorValues });
   };
   const current = (): ColorMode => (document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light');
   apply(current());

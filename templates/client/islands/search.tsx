@@ -14,8 +14,8 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type 
 import { createPortal } from 'react-dom';
 import { SearchButtonControl } from '../../components/SearchButton.tsx';
 import { mountReact } from '../island-root.tsx';
-import { excerpt, highlight, normalizeQuery, SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
-import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../../shared/search-format.ts';
+import { excerpt, highlight, normalizeQuery, openSearchEngine, type SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
+import { SEARCH_KIND_LABELS, type SearchPassage } from '../../shared/search-format.ts';
 import { isSearchShortcut } from '../search-shortcut.ts';
 import { readStorage, writeStorage } from '../storage.ts';
 import { DATA } from '../../shared/index.ts';
@@ -42,7 +42,7 @@ async function loadJson(url: string): Promise<unknown> {
 }
 
 function loadEngine(): Promise<SearchEngine> {
-  engine ??= loadJson(`/${SEARCH_META_PATH}`).then((meta) => new SearchEngine(meta as SearchMeta, loadJson));
+  engine ??= openSearchEngine(loadJson);
   // A failed load (offline, or a new deploy replaced the index folder) is retried on the next keystroke.
   engine.catch(() => {
     engine = undefined;

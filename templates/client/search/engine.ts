@@ -4,10 +4,12 @@
  * excerpts with the matched words marked. No DOM here, so tests run it in Node on an
  * index built in memory.
  */
-import { fold, isStopword, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
-import { decodePostings, IMPACT_SCALE, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
+import { fold, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
+import { decodePostings, IMPACT_SCALE, SEARCH_META_PATH, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
+import { createAnalyzer, loadAnalyzer, searchLanguageOf, type SearchAnalyzer } from '../../shared/search-language.ts';
 
-/** How much a looser match is worth next to an exact one. */
+/** How much a looser match is worth next to an exact one: another form of the same word, a prefix, a typo. */
+const STEM_FACTOR = 0.9;
 const PREFIX_FACTOR = 0.75;
 const FUZZY_FACTOR = 0.5;
 /** Words shorter than this need an exact (or prefix) match: one edit in three letters makes another word. */
@@ -51,8 +53,17 @@ export interface SearchResult {
 /** Fetches and parses a JSON file of the index; the browser passes fetch, tests a map. */
 export type JsonLoader = (url: string) => Promise<unknown>;
 
+/**
+ * How the engine reads a query in the index's language. `stem` may be asynchronous: the
+ * browser fetches the stemmer only for the first word the index does not hold as typed.
+ */
+export interface QueryAnalyzer {
+  isStopword(token: string): boolean;
+  stem(token: string): string | Promise<string>;
+}
+
 /** The words of a query, folded; stopwords go unless the query has nothing else. */
-export function parseQuery(query: string): QueryToken[] {
+export function parseQuery(query: string, analyzer: Pick<QueryAnalyzer, 'isStopword'>): QueryToken[] {
   const spans = words(query);
   const typing = spans.length > 0 && spans[spans.length - 1]!.end === query.length;
   const all: QueryToken[] = [];
@@ -60,11 +71,11 @@ export function parseQuery(query: string): QueryToken[] {
     const last = typing && i === spans.length - 1;
     for (const text of wordTokens(span.text)) if (text.length >= 2) all.push({ text, prefix: last && text.length >= PREFIX_MIN_LENGTH });
   });
-  const meaningful = all.filter((t) => !isStopword(t.text));
+  const meaningful = all.filter((t) => !analyzer.isStopword(t.text));
   const unique = new Map<string, QueryToken>();
   for (const token of meaningful.length > 0 ? meaningful : all) {
     const seen = unique.get(token.text);
-    unique.set(token.text, seen ? { text: token.text, prefix: seen.prefix && token.prefix } : token);
+    unique.set(token.text, seen ? { ...token, prefix: seen.prefix && token.prefix } : token);
   }
   return [...unique.values()];
 }
@@ -85,23 +96,20 @@ export function withinOneEdit(a: string, b: string): boolean {
 }
 
 /**
- * The stems a query token matches in a shard, with how much each is worth. A typo
- * (one edit) is only looked for when the word matches nothing as typed: a word that
- * exists is taken to be meant ("post" does not also find "pos").
+ * The stems a query token matches in a shard, with how much each is worth: its forms as
+ * typed (or as a prefix, for the word being typed), or, with `typos`, the forms one edit
+ * away. The engine looks for typos only when the word matches nothing as typed, nor by
+ * its stem: a word that exists is taken to be meant ("post" does not also find "pos").
  */
-export function matchStems(token: QueryToken, shard: SearchShard, fuzzyOnly = false): Map<string, number> {
+export function matchStems(token: QueryToken, shard: SearchShard, typos = false): Map<string, number> {
   const found = new Map<string, number>();
-  if (!fuzzyOnly) {
-    for (const [stem, [forms]] of Object.entries(shard)) {
-      for (const form of forms.split(',')) {
-        const factor = form === token.text ? 1 : token.prefix && form.startsWith(token.text) ? PREFIX_FACTOR : 0;
-        if (factor > (found.get(stem) ?? 0)) found.set(stem, factor);
-      }
-    }
-  }
-  if (found.size > 0 || token.text.length < FUZZY_MIN_LENGTH) return found;
   for (const [stem, [forms]] of Object.entries(shard)) {
-    if (forms.split(',').some((form) => withinOneEdit(token.text, form))) found.set(stem, FUZZY_FACTOR);
+    for (const form of forms.split(',')) {
+      const factor = typos
+        ? token.text.length >= FUZZY_MIN_LENGTH && withinOneEdit(token.text, form) ? FUZZY_FACTOR : 0
+        : form === token.text ? 1 : token.prefix && form.startsWith(token.text) ? PREFIX_FACTOR : 0;
+      if (factor > (found.get(stem) ?? 0)) found.set(stem, factor);
+    }
   }
   return found;
 }
@@ -119,17 +127,36 @@ export interface SearchOptions {
   maxRecords?: number;
 }
 
+/**
+ * The engine of a built index, reading queries in the language its meta names. The
+ * stemmer (one chunk) is loaded only when a word is not in the index as typed: a word
+ * that is has its stem already, the key of the forms it matched.
+ */
+export async function openSearchEngine(load: JsonLoader, metaUrl = `/${SEARCH_META_PATH}`): Promise<SearchEngine> {
+  const meta = (await load(metaUrl)) as SearchMeta;
+  const language = searchLanguageOf(meta.language);
+  let stemming: Promise<SearchAnalyzer> | undefined;
+  const analyzer: QueryAnalyzer = {
+    isStopword: createAnalyzer(language, undefined).isStopword,
+    stem: async (token) => (await (stemming ??= loadAnalyzer(language))).stem(token),
+  };
+  return new SearchEngine(meta, load, analyzer);
+}
+
 export class SearchEngine {
   readonly meta: SearchMeta;
   private readonly load: JsonLoader;
+  private readonly analyzer: QueryAnalyzer;
   private readonly shards = new Map<number, Promise<SearchShard>>();
   private readonly passages = new Map<string, Promise<SearchPassage>>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
 
-  constructor(meta: SearchMeta, load: JsonLoader) {
+  /** `analyzer` must be the one the index was built with (see openSearchEngine()). */
+  constructor(meta: SearchMeta, load: JsonLoader, analyzer: QueryAnalyzer) {
     this.meta = meta;
     this.load = load;
+    this.analyzer = analyzer;
     meta.counts.forEach((count, page) => {
       for (let i = 0; i < count; i++) this.pageOf.push(page);
     });
@@ -168,7 +195,7 @@ export class SearchEngine {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
-    const tokens = parseQuery(query);
+    const tokens = parseQuery(query, this.analyzer);
     const result: SearchResult = { query, pages: [], matched: new Set(), complete: true };
     if (tokens.length === 0) return result;
     const matches = await Promise.all(
@@ -176,6 +203,12 @@ export class SearchEngine {
         const shard = await this.shard(shardKey(token.text));
         let found = matchStems(token, shard);
         let source = shard;
+        if (found.size === 0) {
+          // Not in the index as typed: another form of the word may be ("payments" where the pages say "payment").
+          const stem = await this.analyzer.stem(token.text);
+          if (Object.prototype.hasOwnProperty.call(shard, stem)) found = new Map([[stem, STEM_FACTOR]]);
+        }
+        if (found.size === 0) found = matchStems(token, shard, true);
         if (found.size === 0 && token.text.length >= FUZZY_MIN_LENGTH) {
           // Nothing under these three letters: the typo may be among them.
           source = Object.assign({}, ...(await Promise.all(typoKeys(token.text).map((key) => this.shard(key))))) as SearchShard;
