@@ -6,6 +6,7 @@
  * server into the HTML it serves; `docsgen build` never includes it.
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
+import { keepLive, morph, type RefreshDetail } from './morph.ts';
 
 interface OverlayError {
   message: string;
@@ -36,7 +37,7 @@ function reload(): void {
 
 /** The page on screen was rebuilt: the site's router swaps it in place when it can, else the page reloads. */
 function refresh(html: string | undefined): void {
-  const event = new CustomEvent(EVENTS.refresh, { cancelable: true, detail: { html } });
+  const event = new CustomEvent<RefreshDetail>(EVENTS.refresh, { cancelable: true, detail: { html, morph, keepLive } });
   if (document.dispatchEvent(event)) reload();
 }
 
