@@ -16,7 +16,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from './build.ts';
-import type { SiteConfig } from './config.ts';
 import { DocsgenError, formatAnyError } from './errors.ts';
 import { createLogger, formatMs, type LogLevel } from './log.ts';
 import { TEMPLATES_DIR } from './paths.ts';
@@ -24,6 +23,7 @@ import { startServer, type RunningServer } from './serve.ts';
 import { bundleLiveReloadClient, createLiveReload, type LiveReload } from './watch/live.ts';
 import { createRebuildQueue } from './watch/rebuild-queue.ts';
 import { createErrorReporter, shownPath, stageTimes, successLine } from './watch/report.ts';
+import { checkOutDir, isIgnored, watchedFolders, watchedList } from './watch/watched-files.ts';
 import type { OutputChange } from './watch/served-output.ts';
 
 export interface WatchOptions {
@@ -70,7 +70,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   const logger = createLogger({ level: options.level, write: options.write, writeError: options.writeError });
   const configFile = path.join(root, 'site.config.ts');
   if (!existsSync(configFile)) {
-    throw new DocsgenError(`No site configuration found at ${displayPath(configFile)}.`, {
+    throw new DocsgenError(`No site configuration found at ${shownPath(configFile, process.cwd())}.`, {
       hint: 'Run docsgen serve --watch from the site folder, or pass --root with the folder holding site.config.ts.',
     });
   }
@@ -90,7 +90,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     throw error;
   }
   const shownUrl = server.url.replace('//127.0.0.1:', '//localhost:');
-  logger.info(`docsgen: serving ${displayPath(outDir)}/ at ${shownUrl} — building…`);
+  logger.info(`docsgen: serving ${shownPath(outDir, process.cwd())}/ at ${shownUrl} — building…`);
 
   // The build core loads after the server listens: it is most of the start-up time.
   const modules = await Promise.all([import('./watch/dev-session.ts'), import('chokidar')]).catch(async (error: unknown) => {
@@ -113,21 +113,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   /** The last build's background writes (search index, sitemap, stale files). */
   let finishing: Promise<void> = Promise.resolve();
 
-  // Dot names in the static folder may be published (`staticDotfiles`, .well-known/ by
-  // default), so they are watched there; whether one is published is the build's to decide.
-  const inStatic = (file: string) => file.startsWith((dev.config?.dirs.static ?? path.join(root, 'static')) + path.sep);
-  const ignored = (file: string) => {
-    const base = path.basename(file);
-    return (
-      (base.startsWith('.') && (base === '.git' || !inStatic(file))) ||
-      base === 'node_modules' ||
-      base.endsWith('~') ||
-      /\.(swp|swx|swo|tmp|bak)$/.test(base) ||
-      base === '4913' || // vim's probe file
-      file === outDir ||
-      file.startsWith(outDir + path.sep)
-    );
-  };
+  const ignored = (file: string) => isIgnored(file, { outDir, staticDir: dev.config?.dirs.static ?? path.join(root, 'static') });
   // Links are not followed: a link to a folder that holds it (`ln -s . content/docs/loop`)
   // would be walked for ever. The build reports such a link, and follows the others itself.
   const watcher = chokidar.watch(watchedFolders(root), { ignoreInitial: true, ignored, atomic: true, followSymlinks: false });
@@ -251,9 +237,6 @@ const DEFAULT_DEBOUNCE_MS = 10;
 const DEFAULT_SETTLE_MS = 25;
 /** Longest that background work (the search index) waits for the server to finish answering, per pause. */
 const BACKGROUND_WAIT_MS = 200;
-/** Watched in the site folder besides the folders the config names; docsgen's templates/ are watched too. */
-const WATCHED = ['content', 'static', 'openapi', 'site.config.ts'];
-
 /** The server answered what it was asked, or a slow download has had its share of time. */
 function serverIdle(server: RunningServer): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -263,46 +246,6 @@ function serverIdle(server: RunningServer): Promise<void> {
       resolve();
     });
   });
-}
-
-/** The folders and files to watch: the conventional ones, plus wherever the config points. */
-function watchTargets(root: string, config?: SiteConfig): string[] {
-  const targets = new Set([...WATCHED.map((w) => path.join(root, w)), TEMPLATES_DIR]);
-  if (config) {
-    for (const dir of Object.values(config.dirs)) targets.add(dir);
-    targets.add(config.configFile);
-    for (const ref of config.apiReferences) targets.add(path.dirname(path.resolve(config.root, ref.spec)));
-  }
-  // A folder inside another watched folder is watched already.
-  const all = [...targets];
-  return all.filter((t) => !all.some((other) => other !== t && t.startsWith(other + path.sep))).sort();
-}
-
-/** What the main watcher watches: the targets but the config file, which has a watcher of its own. */
-function watchedFolders(root: string, config?: SiteConfig): string[] {
-  const configFiles = new Set([path.join(root, 'site.config.ts'), config?.configFile]);
-  return watchTargets(root, config).filter((target) => !configFiles.has(target));
-}
-
-/** "content/, openapi/, site.config.ts, static/ and templates/", as the author sees them. */
-function watchedList(root: string, config: SiteConfig | undefined): string {
-  const shown = watchTargets(root, config)
-    .filter((target) => existsSync(target))
-    .map((target) => (path.extname(target) ? shownPath(target, root) : `${shownPath(target, root)}/`))
-    // The site's own folders first, then docsgen's templates (shown absolute when the site lives elsewhere).
-    .sort((a, b) => Number(path.isAbsolute(a)) - Number(path.isAbsolute(b)) || a.localeCompare(b));
-  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
-}
-
-/** Refuses an output folder whose synchronisation (which deletes stray files) would hit the sources. */
-function checkOutDir(outDir: string, root: string): void {
-  const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
-  const clash = within(outDir, root) ? 'holds the site itself' : [...WATCHED.map((w) => path.join(root, w)), TEMPLATES_DIR].find((dir) => within(dir, outDir));
-  if (clash) {
-    throw new DocsgenError(`Cannot serve ${displayPath(outDir)} in watch mode: it ${typeof clash === 'string' && clash.startsWith('holds') ? clash : `is inside ${displayPath(clash)}`}.`, {
-      hint: 'Watch mode deletes files of the served folder that the build does not produce. Pass a separate folder with --dir, such as dist.',
-    });
-  }
 }
 
 /** A page to serve until the first build is written, so the server can start at once and show the overlay. */
@@ -331,9 +274,3 @@ function pushedPages(routes: readonly string[], site: SiteOutput, live: LiveRelo
   for (const page of site.pages) if (routes.includes(page.route)) pages[page.route] = live.transformHtml(page.html);
   return pages;
 }
-
-function displayPath(file: string): string {
-  const rel = path.relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
-}
-

@@ -179,21 +179,34 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       let bytes = 0;
       // Folders that hold a file already: what goes there replaces or joins served files.
       const served = new Set([...disk.keys()].map((rel) => path.posix.dirname(rel)));
-      const due: OutputFile[] = [];
+      const made = new Set<string>();
+      const put = async (file: OutputFile) => {
+        const to = target(file.path);
+        const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
+        if (file.origin === 'static') await copyFile(file.source, temp ?? to);
+        else await writeFile(temp ?? to, file.contents);
+        if (temp) await rename(temp, to);
+        record(disk, file);
+        written.push(file.path);
+        bytes += sizeOf(file);
+      };
+      /** Writes the files that differ, a chunk at a time: files made as they are written are never all held at once. */
+      const flush = async (chunk: readonly OutputFile[]) => {
+        const due: OutputFile[] = [];
+        for (const file of chunk) if (await differs(disk, file)) due.push(file);
+        // Folders first, once each, then the files: a write that lands after the build was
+        // stopped (and its folder removed) then fails instead of making the folder again.
+        for (const parent of new Set(due.map((file) => path.dirname(target(file.path))))) {
+          if (made.has(parent)) continue;
+          await mkdir(parent, { recursive: true });
+          made.add(parent);
+        }
+        await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
+      };
       try {
-        for await (const file of files) if (await differs(disk, file)) due.push(file);
-        const put = async (file: OutputFile) => {
-          const to = target(file.path);
-          const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
-          if (file.origin === 'static') await copyFile(file.source, temp ?? to);
-          else await writeFile(temp ?? to, file.contents);
-          if (temp) await rename(temp, to);
-          record(disk, file);
-          written.push(file.path);
-          bytes += sizeOf(file);
-        };
-        if (writeOptions.urgent && due.length <= URGENT_FILES) {
-          for (const file of due) {
+        if (writeOptions.urgent && Array.isArray(files) && files.length <= URGENT_FILES) {
+          for (const file of files as readonly OutputFile[]) {
+            if (!(await differs(disk, file))) continue;
             const to = target(file.path);
             mkdirSync(path.dirname(to), { recursive: true });
             const temp = tempFor(to);
@@ -205,10 +218,15 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
             bytes += sizeOf(file);
           }
         } else {
-          // Folders first, once each, then the files: a write that lands after the build was
-          // stopped (and its folder removed) then fails instead of making the folder again.
-          for (const parent of new Set(due.map((file) => path.dirname(target(file.path))))) await mkdir(parent, { recursive: true });
-          await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
+          let chunk: OutputFile[] = [];
+          for await (const file of files) {
+            chunk.push(file);
+            if (chunk.length < CHUNK_FILES) continue;
+            await flush(chunk);
+            chunk = [];
+            if (writeOptions.signal?.aborted) break;
+          }
+          await flush(chunk);
         }
       } catch (error) {
         failed(error);
@@ -262,19 +280,25 @@ export interface WriteResult {
 }
 
 /**
- * The build's write: the whole site into a fresh staging folder next to `outDir`. To
- * write in batches, open the staging folder with openOutputFolder(stagingDir(outDir),
- * { remember: 'paths' }) and call its write() with each batch (pageOutputFiles(pages)).
+ * The build's staging folder next to `outDir`, emptied, to write into: call its write()
+ * as often as needed (a batch of pages at a time: pageOutputFiles(pages)).
  */
-export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
+export async function openStagingFolder(outDir: string): Promise<OutputFolder> {
   const staging = stagingDir(outDir);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  const folder = openOutputFolder(staging, { remember: 'paths' });
-  const { written, bytes } = await folder.write(siteFiles(input, config).values());
-  return { dir: staging, fileCount: written.length, bytes };
+  return openOutputFolder(staging, { remember: 'paths' });
 }
 
+/** The build's write: the whole site into a fresh staging folder (see openStagingFolder). */
+export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
+  const folder = await openStagingFolder(outDir);
+  const { written, bytes } = await folder.write(siteFiles(input, config).values());
+  return { dir: folder.dir, fileCount: written.length, bytes };
+}
+
+/** Files compared and written together when files come one by one (an iterable of a whole site). */
+const CHUNK_FILES = 1024;
 /** Up to this many files, an urgent write is synchronous. */
 const URGENT_FILES = 8;
 /** File operations in flight at once: a site has thousands of small search shards. */
