@@ -30,7 +30,7 @@ import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
 import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
-import { generatedFiles, write } from './stages/write.ts';
+import { generatedFiles, openStagingFolder, siteFiles } from './stages/write.ts';
 
 /**
  * State kept between builds of one `serve --watch` run, so rebuilds redo only what
@@ -236,11 +236,12 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   let linksChecked = 0;
   let assets: BuildResult['assets'] = [];
   const staging = removeOnSignal(stagingDir(outDir));
-  let written: Awaited<ReturnType<typeof write>>;
+  let written: { dir: string; fileCount: number; bytes: number };
   let pageWriter: PageWriter | undefined;
   try {
     // Pages are written as they are rendered, the rest once every page is.
-    pageWriter = await createPageWriter(stagingDir(outDir));
+    const folder = await openStagingFolder(outDir);
+    pageWriter = createPageWriter(folder);
     const writer = pageWriter;
     const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
     const pagesWritten = await writer.finish();
@@ -249,8 +250,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
     if (!options.session) await disposeBuildSession(session);
-    const rest = await logger.task('write', () => write({ pages: [], assets: site.assets, generated: site.generated }, config, outDir, { clean: false }));
-    written = { ...rest, fileCount: rest.fileCount + pagesWritten.fileCount, bytes: rest.bytes + pagesWritten.bytes };
+    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values()));
+    written = { dir: folder.dir, fileCount: rest.written.length + pagesWritten.fileCount, bytes: rest.bytes + pagesWritten.bytes };
     pages = site.pages;
     linksChecked = site.linksChecked;
     assets = site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength }));

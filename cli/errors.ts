@@ -59,14 +59,24 @@ export function codeExcerpt(source: string, line: number, column?: number, conte
   const lines = source.split(/\r?\n/);
   const first = Math.max(1, line - context);
   const last = Math.min(lines.length, line + context);
-  const width = String(last).length;
+  return excerptRows(
+    Array.from({ length: last - first + 1 }, (_, i) => ({ number: first + i, text: lines[first + i - 1] ?? '' })),
+    line,
+    column,
+  );
+}
+
+/** The same format for one line known only by its text (a compiler reports the line, not the file). */
+export function lineExcerpt(line: number, text: string, column?: number): string {
+  return excerptRows([{ number: line, text }], line, column);
+}
+
+function excerptRows(rows: readonly { number: number; text: string }[], line: number, column: number | undefined): string {
+  const width = String(rows[rows.length - 1]?.number ?? line).length;
   const out: string[] = [];
-  for (let n = first; n <= last; n++) {
-    const marker = n === line ? '>' : ' ';
-    out.push(`${marker} ${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`);
-    if (n === line && column !== undefined && column > 0) {
-      out.push(`  ${' '.repeat(width)} | ${' '.repeat(column - 1)}^`);
-    }
+  for (const row of rows) {
+    out.push(`${row.number === line ? '>' : ' '} ${String(row.number).padStart(width)} | ${row.text}`);
+    if (row.number === line && column !== undefined && column > 0) out.push(`  ${' '.repeat(width)} | ${' '.repeat(column - 1)}^`);
   }
   return out.join('\n');
 }

@@ -26,8 +26,10 @@ import mime from 'mime-types';
 import Negotiator from 'negotiator';
 import send from 'send';
 import { DocsgenError } from './errors.ts';
+import { fileSignature } from './file-signature.ts';
 import { PRECOMPRESSED_EXTENSIONS } from './stages/precompress.ts';
 import { BASELINE_HEADERS, HEADERS_JSON } from './stages/security-headers.ts';
+import { pageFileCandidates } from '../templates/shared/routes.ts';
 
 export interface ServeOptions {
   /** Absolute path of the built site. */
@@ -130,7 +132,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const file = path.join(root, ...HEADERS_JSON.split('/'));
     const stat = await fsp.stat(file).catch(() => undefined);
     if (!stat?.isFile()) return BASELINE_HEADERS;
-    const key = `${stat.mtimeMs}:${stat.size}`;
+    const key = fileSignature(stat);
     if (headersFile?.key !== key) {
       let headers: Readonly<Record<string, string>>;
       try {
@@ -481,8 +483,7 @@ function candidates(segments: readonly string[], trailingSlash: boolean): string
     else if (last.endsWith('.html')) route = [...segments.slice(0, -1), last.slice(0, -'.html'.length)];
     else out.push(segments.join('/'));
   }
-  if (route.length === 0) out.push('index.html');
-  else out.push(`${route.join('/')}.html`, `${route.join('/')}/index.html`);
+  out.push(...pageFileCandidates(`/${route.join('/')}`));
   return out;
 }
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { build } from '../cli/build.ts';
 import { loadConfig } from '../cli/config.ts';
 import { createLogger } from '../cli/log.ts';
-import { pageFiles } from '../cli/stages/write.ts';
+import { pageFiles } from '../templates/shared/routes.ts';
 import { openSearchEngine, type SearchEngine } from '../templates/client/search/engine.ts';
 import { repoRoot } from './helpers/site.ts';
 import { checkNoTempLeftovers, createCleanup, tempDir } from './helpers/temp.ts';

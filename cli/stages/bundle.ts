@@ -13,6 +13,8 @@ import { API_REFERENCE_SCOPE } from '../../templates/shared/api-reference.ts';
 import type { IslandManifest } from '../../templates/shared/index.ts';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
+import { esbuildError } from '../esbuild-error.ts';
+import { fileSignature } from '../file-signature.ts';
 import { scopeCss } from './scope-css.ts';
 
 export interface OutputAsset {
@@ -141,17 +143,9 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     }
     themeInit = init.outputFiles[0]?.text.trim() ?? '';
   } catch (error) {
-    const failure = error as esbuild.BuildFailure;
-    const first = failure.errors?.[0];
-    // A plugin's own error already says what to do (esbuild keeps the thrown value in `detail`).
-    if (first?.detail instanceof DocsgenError) throw first.detail;
-    throw new DocsgenError(`Client bundle failed: ${first?.text ?? String(error)}`, {
-      file: first?.location?.file,
-      line: first?.location?.line,
-      column: first?.location ? first.location.column + 1 : undefined,
-      excerpt: first?.location?.lineText ? `  ${first.location.line} | ${first.location.lineText}` : undefined,
+    throw esbuildError(error, {
+      what: 'Client bundle failed',
       hint: 'Browser code in templates/client must not import Node modules or build-time code; fix the error above.',
-      cause: error,
     });
   }
 
@@ -192,7 +186,7 @@ async function snapshot(inputs: readonly string[]): Promise<Map<string, string>>
       .map(async (input) => {
         const file = path.resolve(process.cwd(), input);
         const info = await stat(file).catch(() => undefined);
-        return info ? ([file, `${info.mtimeMs}:${info.size}`] as const) : undefined;
+        return info ? ([file, fileSignature(info)] as const) : undefined;
       }),
   );
   return new Map(entries.filter((e) => e !== undefined));
@@ -202,7 +196,7 @@ async function unchanged(inputs: ReadonlyMap<string, string>): Promise<boolean> 
   const checks = await Promise.all(
     [...inputs].map(async ([file, before]) => {
       const info = await stat(file).catch(() => undefined);
-      return info !== undefined && `${info.mtimeMs}:${info.size}` === before;
+      return info !== undefined && fileSignature(info) === before;
     }),
   );
   return checks.every(Boolean);

@@ -10,6 +10,7 @@ import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import type { RenderedPage } from './render.ts';
+import { canonicalPath } from '../../templates/shared/index.ts';
 
 export interface PageAnchors {
   ids: Set<string>;
@@ -45,18 +46,14 @@ export function anchorsReader(): { handler: Partial<Handler>; result: PageAnchor
   };
 }
 
-/** '/x.html', '/x/index.html' and '/x/' all mean '/x' (spec §2). */
+/** '/x.html', '/x/index.html' and '/x/' all mean '/x' (spec §2), also when written percent-encoded. */
 export function normalizeRoute(pathname: string): string {
-  let p = pathname;
   try {
-    p = decodeURI(p);
+    return canonicalPath(decodeURI(pathname));
   } catch {
     // A malformed escape is itself a broken link; keep it as written so it fails to resolve.
+    return canonicalPath(pathname);
   }
-  if (p.endsWith('/index.html')) p = p.slice(0, -'index.html'.length);
-  else if (p.endsWith('.html')) p = p.slice(0, -'.html'.length);
-  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
-  return p || '/';
 }
 
 export interface CheckLinksInput {

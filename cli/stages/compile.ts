@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
@@ -38,6 +38,8 @@ import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import remarkTwinTree from '../mdx/remark-twin-tree.ts';
 import type { TocItem } from '../../templates/shared/index.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
+import { esbuildError } from '../esbuild-error.ts';
+import { signatureOf } from '../file-signature.ts';
 import type { Collected, SourceDoc, SourcePage, SourcePost } from './collect.ts';
 import { createCompilePool, type CompilePool } from './compile-pool.ts';
 
@@ -530,15 +532,7 @@ async function importPage(page: SourcePage): Promise<{ module: unknown; inputs: 
     code = result.outputFiles[0]?.text ?? '';
     inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(process.cwd(), input));
   } catch (error) {
-    const first = (error as esbuild.BuildFailure).errors?.[0];
-    throw new DocsgenError(`Page could not be compiled: ${first?.text ?? String(error)}`, {
-      file: page.relFile,
-      line: first?.location?.line,
-      column: first?.location ? first.location.column + 1 : undefined,
-      excerpt: first?.location?.lineText ? `  ${first.location.line} | ${first.location.lineText}` : undefined,
-      hint: 'Fix the TypeScript or JSX error at this position.',
-      cause: error,
-    });
+    throw esbuildError(error, { what: 'Page could not be compiled', file: page.relFile, hint: 'Fix the TypeScript or JSX error at this position.' });
   }
   const dir = path.join(PACKAGE_ROOT, 'node_modules', '.cache', 'docsgen', 'pages');
   await mkdir(dir, { recursive: true });
@@ -547,11 +541,6 @@ async function importPage(page: SourcePage): Promise<{ module: unknown; inputs: 
   return { module: await import(pathToFileURL(file).href), inputs };
 }
 
-/** "mtime:size" of a file, or '' when it is gone. */
-async function signatureOf(file: string): Promise<string> {
-  const info = await stat(file).catch(() => undefined);
-  return info ? `${info.mtimeMs}:${info.size}` : '';
-}
 
 /**
  * A .tsx page, bundled and imported again only when a file its bundle read changed:
@@ -560,11 +549,11 @@ async function signatureOf(file: string): Promise<string> {
 async function loadTsxPage(page: SourcePage, cache: CompileCache): Promise<CompiledTsxPage> {
   const known = cache.tsx.get(page.file);
   if (known) {
-    const now = await Promise.all(known.inputs.map(([file]) => signatureOf(file)));
+    const now = await Promise.all(known.inputs.map(async ([file]) => (await signatureOf(file)) ?? ''));
     if (now.every((signature, i) => signature === known.inputs[i]![1])) return { ...known.loaded, page };
   }
   const loaded = await importTsxPage(page);
-  cache.tsx.set(page.file, { inputs: await Promise.all(loaded.inputs.map(async (file): Promise<[string, string]> => [file, await signatureOf(file)])), loaded: loaded.page });
+  cache.tsx.set(page.file, { inputs: await Promise.all(loaded.inputs.map(async (file): Promise<[string, string]> => [file, (await signatureOf(file)) ?? ''])), loaded: loaded.page });
   return loaded.page;
 }
 

@@ -10,7 +10,7 @@ import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import type { OutputAsset } from './bundle.ts';
 import type { RenderedPage } from './render.ts';
 import type { StaticFile } from './static-files.ts';
-import { pageFiles } from './write.ts';
+import { pageFiles, routeOfFile } from '../../templates/shared/routes.ts';
 
 export interface OutputSources {
   pages: readonly RenderedPage[];
@@ -59,7 +59,7 @@ export function checkOutputPaths(input: OutputSources, config: SiteConfig): void
     const named = sources.map((s) => s.label);
     const list = named.length === 2 ? `${named[0]} and ${named[1]}` : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
     errors.push(
-      new DocsgenError(`${list} would both be written to ${out}${isPage(out) ? ` (the URL ${routeOf(out)})` : ''}: one would silently replace the other.`, {
+      new DocsgenError(`${list} would both be written to ${out}${isPage(out) ? ` (the URL ${routeOfFile(out)})` : ''}: one would silently replace the other.`, {
         file: sources.find((s) => s.file)?.file,
         hint: hintFor(sources),
       }),
@@ -70,10 +70,6 @@ export function checkOutputPaths(input: OutputSources, config: SiteConfig): void
 
 function isPage(out: string): boolean {
   return out.endsWith('.html');
-}
-
-function routeOf(out: string): string {
-  return `/${out.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`;
 }
 
 function hintFor(sources: readonly Source[]): string {

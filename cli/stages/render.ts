@@ -28,6 +28,7 @@ import { hasMarkdownTwin } from '../markdown/twins.ts';
 import { docPagination } from '../doc-pagination.ts';
 import { API_ISLAND } from '../../templates/shared/api-reference.ts';
 import { markdownPath } from '../../templates/shared/index.ts';
+import { NOT_FOUND_ROUTE } from '../../templates/shared/routes.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
@@ -59,7 +60,7 @@ export interface RenderInput {
   sidebars: SidebarData & { src: string };
 }
 
-export const NOT_FOUND_ROUTE = '/404';
+export { NOT_FOUND_ROUTE };
 
 /** Islands every page loads. */
 const PAGE_ISLANDS = ['search'];

@@ -1,18 +1,27 @@
 /**
- * Stage: write the site into a staging folder: every page under both of its names
- * (`x/index.html` and `x.html`, identical bytes), 404.html, the client assets, static/,
- * the API documents, sitemap, robots.txt and the blog feeds. The build swaps the
- * staging folder into place only after every check passed (see ./publish.ts).
+ * Stage: write a site into a folder as a diff against what the folder holds: new and
+ * changed files are written, files no longer produced are removed, the others are left
+ * alone. The rules of what the output holds are here and only here: every page under
+ * both of its names (templates/shared/routes.ts), 404.html, the client assets, static/,
+ * the API documents, sitemap, robots.txt and the blog feeds, the build's output over a
+ * static file of the same path.
+ *
+ * `docsgen build` writes into a fresh staging folder, swapped into place only after every
+ * check passed (see ./publish.ts); `serve --watch` writes into the folder it serves, in
+ * the order open pages can follow (see ../watch/served-output.ts).
  */
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
 import type { SiteConfig } from '../config.ts';
+import { DocsgenError } from '../errors.ts';
+import { fileSignature } from '../file-signature.ts';
+import { pageFiles } from '../../templates/shared/routes.ts';
 import type { OutputAsset } from './bundle.ts';
 import type { CompiledPost } from './compile.ts';
 import type { LoadedApiDocument } from './openapi.ts';
-import { NOT_FOUND_ROUTE, type RenderedPage } from './render.ts';
+import type { RenderedPage } from './render.ts';
 import { stagingDir } from './publish.ts';
 import { listStaticFiles } from './static-files.ts';
 
@@ -40,12 +49,34 @@ export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; post
   return files;
 }
 
-/** Output paths of a page: '/' -> index.html; '/404' -> 404.html; '/a/b' -> a/b/index.html and a/b.html. */
-export function pageFiles(route: string): string[] {
-  if (route === '/') return ['index.html'];
-  if (route === NOT_FOUND_ROUTE) return ['404.html'];
-  const base = route.replace(/^\//, '');
-  return [`${base}/index.html`, `${base}.html`];
+export type FileContents = string | Uint8Array;
+
+/** Where a file of the output comes from: watch mode tells open pages different things for each. */
+export type FileOrigin = 'page' | 'asset' | 'generated' | 'static';
+
+/** One file of the output: its bytes, or (a static file) the file to copy them from. */
+export type OutputFile =
+  | { path: string; origin: Exclude<FileOrigin, 'static'>; contents: FileContents }
+  | {
+      path: string;
+      origin: 'static';
+      /** The file to copy: static files are never held in memory. */
+      source: string;
+      /** "mtime:size" of `source`: an unchanged static file is not copied again. */
+      signature: string;
+      size: number;
+    };
+
+/** What a folder is known to hold at a path: the bytes when the folder remembers them. */
+export interface KnownFile {
+  origin: FileOrigin;
+  contents?: FileContents;
+  signature?: string;
+}
+
+/** The files of pages: each page under every name it is served by. */
+export function* pageOutputFiles(pages: Iterable<RenderedPage>): Generator<OutputFile> {
+  for (const page of pages) for (const rel of pageFiles(page.route)) yield { path: rel, origin: 'page', contents: page.html };
 }
 
 export interface WriteInput {
@@ -54,42 +85,277 @@ export interface WriteInput {
   generated: readonly OutputAsset[];
 }
 
+/**
+ * Every file of a site output, by path. Static files are listed, not read; the build's
+ * files come after them and win a shared path (the output-paths check reports such a
+ * clash before anything is written).
+ */
+export function siteFiles(input: WriteInput, config: SiteConfig): Map<string, OutputFile> {
+  const files = new Map<string, OutputFile>();
+  for (const { rel, real } of listStaticFiles(config)) {
+    const info = statSync(real, { throwIfNoEntry: false });
+    // Gone since it was listed: the next build sees what is there.
+    if (info) files.set(rel, { path: rel, origin: 'static', source: real, signature: fileSignature(info), size: info.size });
+  }
+  for (const asset of input.assets) files.set(asset.path, { path: asset.path, origin: 'asset', contents: asset.contents });
+  for (const file of input.generated) files.set(file.path, { path: file.path, origin: 'generated', contents: file.contents });
+  for (const file of pageOutputFiles(input.pages)) files.set(file.path, file);
+  return files;
+}
+
+export interface FolderWriteOptions {
+  /** File operations in flight at once (default 64; watch writes gently behind the server). */
+  concurrency?: number;
+  /** Stops taking more files once aborted; what was written stays recorded. */
+  signal?: AbortSignal;
+  /** A handful of files a browser waits for: written synchronously, not queued behind the thread pool. */
+  urgent?: boolean;
+}
+
+export interface OutputFolder {
+  readonly dir: string;
+  /** What the folder holds, as far as this writer knows: read from the disk on first use and after a failure. */
+  files(): Promise<ReadonlyMap<string, KnownFile>>;
+  /** Whether writing `file` would change the folder. */
+  differs(file: OutputFile): Promise<boolean>;
+  /**
+   * Writes the files that are new or differ from what the folder holds, and returns
+   * their paths. May be called any number of times (a batch of pages at a time). A file
+   * in a folder that holds no other file yet is written in place; one that replaces or
+   * joins served files is written under a dot name and renamed, so no reader sees half of it.
+   */
+  write(files: Iterable<OutputFile> | AsyncIterable<OutputFile>, options?: FolderWriteOptions): Promise<{ written: string[]; bytes: number }>;
+  /** Deletes files (a whole folder in one go when all its files go) and the folders they leave empty. */
+  remove(rels: Iterable<string>, options?: FolderWriteOptions): Promise<string[]>;
+}
+
+/**
+ * `remember: 'contents'` keeps the bytes of every file to compare the next write with
+ * (watch mode, which writes the same site again after every save); `'paths'` keeps only
+ * which files exist, for a folder written once (the build's staging folder), so a large
+ * site is not held in memory twice.
+ */
+export function openOutputFolder(dir: string, options: { remember?: 'contents' | 'paths' } = {}): OutputFolder {
+  const remember = options.remember ?? 'contents';
+  /** What is in the folder, kept file by file as each write or deletion completes. */
+  let known: Map<string, KnownFile> | undefined;
+  let tempCounter = 0;
+
+  const load = async () => (known ??= await readFolder(dir, remember));
+  const target = (rel: string) => path.join(dir, ...rel.split('/'));
+  const tempFor = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${tempCounter++}.tmp`);
+  const record = (disk: Map<string, KnownFile>, file: OutputFile) =>
+    disk.set(file.path, file.origin === 'static' ? { origin: 'static', signature: file.signature } : { origin: file.origin, contents: remember === 'contents' ? file.contents : undefined });
+
+  const failed = (error: unknown): never => {
+    // An operation may have half happened: read the folder again next time rather than trust memory.
+    known = undefined;
+    if (error instanceof DocsgenError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new DocsgenError(`Could not write ${path.relative(process.cwd(), dir) || dir}: ${message}`, {
+      hint: 'Check the free disk space and the permissions of the output folder, then build (or save) again.',
+      cause: error,
+    });
+  };
+
+  async function differs(disk: Map<string, KnownFile>, file: OutputFile): Promise<boolean> {
+    const before = disk.get(file.path);
+    if (!before) return true;
+    if (file.origin === 'static') {
+      if (before.signature !== undefined) return before.origin !== 'static' || before.signature !== file.signature;
+      // Read from the disk at start: the bytes tell.
+      return before.contents === undefined || !sameContents(before.contents, await readFile(file.source));
+    }
+    return before.contents === undefined || !sameContents(before.contents, file.contents);
+  }
+
+  return {
+    dir,
+    files: load,
+    async differs(file) {
+      return differs(await load(), file);
+    },
+    async write(files, writeOptions = {}) {
+      const disk = await load();
+      const written: string[] = [];
+      let bytes = 0;
+      // Folders that hold a file already: what goes there replaces or joins served files.
+      const served = new Set([...disk.keys()].map((rel) => path.posix.dirname(rel)));
+      const made = new Set<string>();
+      const put = async (file: OutputFile) => {
+        const to = target(file.path);
+        const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
+        if (file.origin === 'static') await copyFile(file.source, temp ?? to);
+        else await writeFile(temp ?? to, file.contents);
+        if (temp) await rename(temp, to);
+        record(disk, file);
+        written.push(file.path);
+        bytes += sizeOf(file);
+      };
+      /** Writes the files that differ, a chunk at a time: files made as they are written are never all held at once. */
+      const flush = async (chunk: readonly OutputFile[]) => {
+        const due: OutputFile[] = [];
+        for (const file of chunk) if (await differs(disk, file)) due.push(file);
+        // Folders first, once each, then the files: a write that lands after the build was
+        // stopped (and its folder removed) then fails instead of making the folder again.
+        for (const parent of new Set(due.map((file) => path.dirname(target(file.path))))) {
+          if (made.has(parent)) continue;
+          await mkdir(parent, { recursive: true });
+          made.add(parent);
+        }
+        await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
+      };
+      try {
+        if (writeOptions.urgent && Array.isArray(files) && files.length <= URGENT_FILES) {
+          for (const file of files as readonly OutputFile[]) {
+            if (!(await differs(disk, file))) continue;
+            const to = target(file.path);
+            mkdirSync(path.dirname(to), { recursive: true });
+            const temp = tempFor(to);
+            if (file.origin === 'static') copyFileSync(file.source, temp);
+            else writeFileSync(temp, file.contents);
+            renameSync(temp, to);
+            record(disk, file);
+            written.push(file.path);
+            bytes += sizeOf(file);
+          }
+        } else {
+          let chunk: OutputFile[] = [];
+          for await (const file of files) {
+            chunk.push(file);
+            if (chunk.length < CHUNK_FILES) continue;
+            await flush(chunk);
+            chunk = [];
+            if (writeOptions.signal?.aborted) break;
+          }
+          await flush(chunk);
+        }
+      } catch (error) {
+        failed(error);
+      }
+      return { written, bytes };
+    },
+    async remove(rels, removeOptions = {}) {
+      const disk = await load();
+      const going = new Set(rels);
+      const folders = wholeFolders(going, [...disk.keys()]);
+      const inFolder = (rel: string) => folders.some((folder) => rel.startsWith(`${folder}/`));
+      const removed: string[] = [];
+      try {
+        await inParallel(
+          [...folders.map((folder) => ({ folder })), ...[...going].filter((rel) => !inFolder(rel)).map((rel) => ({ rel }))],
+          removeOptions.concurrency,
+          async (item) => {
+            if ('folder' in item) {
+              await rm(target(item.folder), { recursive: true, force: true });
+              for (const rel of going) {
+                if (!rel.startsWith(`${item.folder}/`)) continue;
+                disk.delete(rel);
+                removed.push(rel);
+              }
+              return;
+            }
+            await unlink(target(item.rel)).catch((error: NodeJS.ErrnoException) => {
+              if (error.code !== 'ENOENT') throw error;
+            });
+            disk.delete(item.rel);
+            removed.push(item.rel);
+          },
+          removeOptions.signal,
+        );
+        // Drop the folders the deletions left empty, deepest first, up to the output folder itself.
+        const dirs = new Set<string>();
+        for (const rel of removed) for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) dirs.add(d);
+        for (const d of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(target(d)).catch(() => undefined);
+      } catch (error) {
+        failed(error);
+      }
+      return removed;
+    },
+  };
+}
+
 export interface WriteResult {
   dir: string;
   fileCount: number;
   bytes: number;
 }
 
-/** Files written at once: a site has thousands of small search shards. */
+/**
+ * The build's staging folder next to `outDir`, emptied, to write into: call its write()
+ * as often as needed (a batch of pages at a time: pageOutputFiles(pages)).
+ */
+export async function openStagingFolder(outDir: string): Promise<OutputFolder> {
+  const staging = stagingDir(outDir);
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  return openOutputFolder(staging, { remember: 'paths' });
+}
+
+/** The build's write: the whole site into a fresh staging folder (see openStagingFolder). */
+export async function write(input: WriteInput, config: SiteConfig, outDir: string): Promise<WriteResult> {
+  const folder = await openStagingFolder(outDir);
+  const { written, bytes } = await folder.write(siteFiles(input, config).values());
+  return { dir: folder.dir, fileCount: written.length, bytes };
+}
+
+/** Files compared and written together when files come one by one (an iterable of a whole site). */
+const CHUNK_FILES = 1024;
+/** Up to this many files, an urgent write is synchronous. */
+const URGENT_FILES = 8;
+/** File operations in flight at once: a site has thousands of small search shards. */
 const CONCURRENCY = 64;
 
-/** `clean: false` adds to a staging folder the pages were already written into (see write-pages.ts). */
-export async function write(input: WriteInput, config: SiteConfig, outDir: string, options: { clean?: boolean } = {}): Promise<WriteResult> {
-  const staging = stagingDir(outDir);
-  if (options.clean !== false) await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
-  let fileCount = 0;
-  let bytes = 0;
-  // Copied file by file from what listStaticFiles() allows: a symbolic link is published as its target's bytes, never as a link.
-  const statics = listStaticFiles(config);
-  for (const dir of new Set(statics.map((f) => path.dirname(path.join(staging, f.rel))))) await mkdir(dir, { recursive: true });
-  for (let i = 0; i < statics.length; i += CONCURRENCY) {
-    await Promise.all(statics.slice(i, i + CONCURRENCY).map((f) => copyFile(f.real, path.join(staging, f.rel))));
-  }
-  fileCount += statics.length;
-  const files: { relPath: string; contents: Uint8Array | string }[] = [
-    ...input.pages.flatMap((page) => pageFiles(page.route).map((relPath) => ({ relPath, contents: page.html }))),
-    ...[...input.assets, ...input.generated].map((asset) => ({ relPath: asset.path, contents: asset.contents })),
-  ];
-  // Folders first, once each; then the files, many at a time.
-  const dirs = [...new Set(files.map((f) => path.dirname(path.join(staging, f.relPath))))].sort();
-  for (const dir of dirs) await mkdir(dir, { recursive: true });
-  for (let i = 0; i < files.length; i += CONCURRENCY) {
-    await Promise.all(files.slice(i, i + CONCURRENCY).map((f) => writeFile(path.join(staging, f.relPath), f.contents)));
-  }
-  for (const f of files) bytes += typeof f.contents === 'string' ? Buffer.byteLength(f.contents) : f.contents.byteLength;
-  fileCount += files.length;
-  return { dir: staging, fileCount, bytes };
+/** What put() writes before renaming: `.name.PID-N.tmp`; never the build's. */
+const TEMP_FILE = /^\..+\.\d+-\d+\.tmp$/;
+
+function sizeOf(file: OutputFile): number {
+  if (file.origin === 'static') return file.size;
+  return typeof file.contents === 'string' ? Buffer.byteLength(file.contents) : file.contents.byteLength;
+}
+
+/** Runs `fn` over `items`, `limit` at a time. Stops taking items once `signal` aborts. */
+async function inParallel<T>(items: readonly T[], limit = CONCURRENCY, fn: (item: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * The highest folders (other than the output folder itself) all of whose files are
+ * going: deleting each at once is one operation instead of a thousand.
+ */
+function wholeFolders(going: ReadonlySet<string>, present: readonly string[]): string[] {
+  const candidates = new Set<string>();
+  for (const rel of going) for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) candidates.add(d);
+  const whole = [...candidates].filter((d) => present.every((rel) => !rel.startsWith(`${d}/`) || going.has(rel)));
+  return whole.filter((d) => !whole.some((other) => other !== d && d.startsWith(`${other}/`)));
+}
+
+function sameContents(a: FileContents, b: FileContents): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') return false;
+  const bufA = typeof a === 'string' ? Buffer.from(a, 'utf8') : Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const bufB = typeof b === 'string' ? Buffer.from(b, 'utf8') : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  return bufA.equals(bufB);
+}
+
+/** The files already in the folder (but temporary files of an interrupted write, which are not the build's). */
+async function readFolder(dir: string, remember: 'contents' | 'paths'): Promise<Map<string, KnownFile>> {
+  const files = new Map<string, KnownFile>();
+  if (!existsSync(dir)) return files;
+  const rels = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .filter((rel) => !TEMP_FILE.test(path.posix.basename(rel)))
+    .sort();
+  await inParallel(rels, CONCURRENCY, async (rel) => {
+    const origin: FileOrigin = rel.endsWith('.html') ? 'page' : 'asset';
+    files.set(rel, { origin, contents: remember === 'contents' ? await readFile(path.join(dir, rel)) : undefined });
+  });
+  return files;
 }
 
 function sitemap(pages: readonly RenderedPage[], config: SiteConfig): string {

@@ -1,35 +1,42 @@
 /**
  * Loads the render stage afresh after a layout or component changed. Node never
- * evaluates an ES module twice, so the render stage and the templates it imports are
- * bundled with esbuild into one new module per change and imported from a temporary
- * folder. Everything outside the templates (React, docsgen's other modules such as
- * errors.ts) stays external and is imported by its real URL, so it is the very instance
- * the rest of the build uses: one React, one DocsgenError class.
+ * evaluates an ES module twice and never forgets one, so importing a new bundle per save
+ * would keep every old copy for the life of the process. Instead the render stage and
+ * the templates it imports are bundled with esbuild into one script that is run as a
+ * plain function (node:vm): when the next save replaces it, nothing refers to the old
+ * copy and the garbage collector takes it, as any other value.
  *
- * Each load leaves its module in Node's module map for the life of the process: a few
- * hundred kilobytes per template save, acceptable for an authoring session.
+ * Everything outside the templates (React, docsgen's other modules such as errors.ts)
+ * is not bundled: it is imported by its real URL and handed to the script, so it is the
+ * very instance the rest of the build uses: one React, one DocsgenError class.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { DocsgenError } from '../errors.ts';
+import { esbuildError } from '../esbuild-error.ts';
 import type { render as renderStage } from '../stages/render.ts';
 
 export type RenderStage = typeof renderStage;
 
 const renderEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../stages/render.ts');
 
+/** The modules outside the templates, by URL, as the bundle asks for them. */
+const EXTERNAL = 'docsgen-external';
+const LOOKUP = '__docsgenExternal';
+const RESULT = '__docsgenRenderStage';
+
 export interface TemplateLoader {
   load(): Promise<RenderStage>;
+  /** How many times the templates were loaded: each load leaves no module behind. */
+  readonly loads: number;
   dispose(): Promise<void>;
 }
 
-/** `templatesDir` is docsgen's templates folder (config.dirs.templates): what gets bundled afresh. */
-export function createTemplateLoader(templatesDir: string): TemplateLoader {
-  let tempDir: string | undefined;
-  let count = 0;
+/** `templatesDir` is docsgen's templates folder: what gets bundled afresh. */
+export function createTemplateLoader(templatesDir: string, entry = renderEntry): TemplateLoader {
+  let loads = 0;
   const inside = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
 
   const plugin: esbuild.Plugin = {
@@ -40,55 +47,63 @@ export function createTemplateLoader(templatesDir: string): TemplateLoader {
         // Packages resolve as Node resolves them for the rest of docsgen, to the very same files.
         if (!args.path.startsWith('.') && !path.isAbsolute(args.path)) {
           try {
-            return { path: import.meta.resolve(args.path), external: true };
+            return { path: import.meta.resolve(args.path), namespace: EXTERNAL };
           } catch (error) {
             return { errors: [{ text: `Cannot resolve '${args.path}': ${error instanceof Error ? error.message : String(error)}` }] };
           }
         }
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { own: true } });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
-        if (resolved.external || !path.isAbsolute(resolved.path)) return { path: args.path, external: true };
-        if (inside(templatesDir, resolved.path)) return { path: resolved.path };
-        return { path: pathToFileURL(resolved.path).href, external: true };
+        if (!path.isAbsolute(resolved.path)) return { errors: [{ text: `Cannot load '${args.path}' in a template.` }] };
+        if (inside(templatesDir, resolved.path) || resolved.path === entry) return { path: resolved.path };
+        return { path: pathToFileURL(resolved.path).href, namespace: EXTERNAL };
+      });
+      // An outside module becomes its exports, read from the instance Node already loaded.
+      build.onLoad({ filter: /.*/, namespace: EXTERNAL }, async (args) => {
+        const exported = Object.keys((await import(args.path)) as object);
+        const lines = [`const m = ${LOOKUP}(${JSON.stringify(args.path)});`];
+        exported.forEach((name, i) => {
+          lines.push(`const e${i} = m[${JSON.stringify(name)}];`);
+          lines.push(`export { e${i} as ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)} };`);
+        });
+        return { contents: lines.join('\n'), loader: 'js' };
       });
     },
   };
 
   return {
+    get loads() {
+      return loads;
+    },
     async load() {
       let code: string;
       try {
         const result = await esbuild.build({
-          entryPoints: [renderEntry],
+          entryPoints: [entry],
           bundle: true,
-          format: 'esm',
+          format: 'iife',
+          globalName: RESULT,
           platform: 'node',
           target: 'node20',
           jsx: 'automatic',
           write: false,
           logLevel: 'silent',
-          sourcemap: 'inline',
           plugins: [plugin],
         });
         code = result.outputFiles[0]?.text ?? '';
       } catch (error) {
-        const first = (error as esbuild.BuildFailure).errors?.[0];
-        const location = first?.location;
-        throw new DocsgenError(`Templates could not be compiled: ${first?.text ?? String(error)}`, {
-          file: location?.file,
-          line: location?.line,
-          column: location ? location.column + 1 : undefined,
-          excerpt: location?.lineText ? `> ${location.line} | ${location.lineText}\n  ${' '.repeat(String(location.line).length)} | ${' '.repeat(location.column)}^` : undefined,
-          hint: 'Fix the syntax error in the template; the site keeps the last good templates until then.',
-          cause: error,
-        });
+        throw esbuildError(error, { what: 'Templates could not be compiled', hint: 'Fix the syntax error in the template; the site keeps the last good templates until then.' });
       }
-      tempDir ??= await mkdtemp(path.join(os.tmpdir(), 'docsgen-templates-'));
-      const file = path.join(tempDir, `render-${++count}.mjs`);
-      await writeFile(file, code);
       try {
-        const mod = (await import(pathToFileURL(file).href)) as { render?: RenderStage };
+        const externals = new Map<string, unknown>();
+        for (const match of code.matchAll(new RegExp(`${LOOKUP}\\(("[^"]*")\\)`, 'g'))) {
+          const url = JSON.parse(match[1]!) as string;
+          if (!externals.has(url)) externals.set(url, await import(url));
+        }
+        const run = vm.compileFunction(`${code}\nreturn ${RESULT};`, [LOOKUP], { filename: `docsgen-templates-${loads + 1}.js` });
+        const mod = run((url: string) => externals.get(url)) as { render?: RenderStage };
         if (typeof mod.render !== 'function') throw new Error('the render stage has no render export');
+        loads++;
         return mod.render;
       } catch (error) {
         throw new DocsgenError(`Templates could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
@@ -98,8 +113,7 @@ export function createTemplateLoader(templatesDir: string): TemplateLoader {
       }
     },
     async dispose() {
-      if (tempDir) await rm(tempDir, { recursive: true, force: true });
-      tempDir = undefined;
+      // Nothing is written or cached: the last render stage goes with the build session that holds it.
     },
   };
 }

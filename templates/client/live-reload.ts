@@ -7,6 +7,7 @@
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
 import { EVENTS_PATH, HELLO_EVENT, type LiveHello, type LiveMessage, type LiveMessageOf, type OverlayPayload } from '../shared/live-reload.ts';
+import { keepLive, morph, type RefreshDetail } from './morph.ts';
 
 const SCROLL_KEY = 'docsgen.live-reload.scroll';
 const OVERLAY_ID = 'docsgen-error-overlay';
@@ -24,7 +25,7 @@ function reload(): void {
 
 /** The page on screen was rebuilt: the site's router swaps it in place when it can, else the page reloads. */
 function refresh(html: string | undefined): void {
-  const event = new CustomEvent(EVENTS.refresh, { cancelable: true, detail: { html } });
+  const event = new CustomEvent<RefreshDetail>(EVENTS.refresh, { cancelable: true, detail: { html, morph, keepLive } });
   if (document.dispatchEvent(event)) reload();
 }
 

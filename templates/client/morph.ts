@@ -3,7 +3,19 @@
  * subtrees that differ. An edit in watch mode changes a paragraph; replacing the whole
  * page would make the browser style and lay out all of it again, and lose whatever the
  * reader's browser state holds in the parts that did not change.
+ *
+ * Only pages served by `serve --watch` need it: it is part of the live-reload script,
+ * which hands it to the router with each refresh (RefreshDetail), so production pages
+ * never download it.
  */
+
+/** What the live-reload script sends with the refresh event: the new HTML and the tools to apply it in place. */
+export interface RefreshDetail {
+  html?: string;
+  morph: typeof morph;
+  keepLive: typeof keepLive;
+}
+
 export function morph(current: Element, next: Element): void {
   if (current.tagName !== next.tagName || current.childNodes.length !== next.childNodes.length || !sameAttributes(current, next)) {
     current.replaceWith(document.adoptNode(next));

@@ -14,7 +14,7 @@
 import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } from '../shared/index.ts';
 import { isMounted, mountEagerIslands, unmountIslands } from './islands.ts';
 import { closeMenu } from './menu.ts';
-import { keepLive, morph } from './morph.ts';
+import type { RefreshDetail } from './morph.ts';
 import { keepSidebar, sameSidebar } from './sidebar.ts';
 import { restoreTabs } from './tabs.ts';
 import { syncThemeToggles } from './theme.ts';
@@ -458,7 +458,7 @@ function reloadHere(): void {
  * quicker than a page load and keeps the author's place. A page whose scripts or styles
  * changed, or that runs an island, is loaded anew instead.
  */
-async function refresh(html: string | undefined): Promise<void> {
+async function refresh({ html, morph, keepLive }: RefreshDetail): Promise<void> {
   const path = currentPath;
   cache.delete(path);
   // A navigation is under way: the reader is leaving this page.
@@ -574,8 +574,11 @@ export function initRouter(): void {
     else for (const route of routes) cache.delete(canonicalPath(route));
   });
   document.addEventListener(EVENTS.refresh, (event) => {
+    const detail = (event as CustomEvent<RefreshDetail | null>).detail;
+    // Not from the live-reload script of this docsgen: leave it the page load it asks for.
+    if (typeof detail?.morph !== 'function') return;
     event.preventDefault();
-    refresh((event as CustomEvent<{ html?: string } | null>).detail?.html).catch((error: unknown) => {
+    refresh(detail).catch((error: unknown) => {
       console.error('docsgen: updating the page in place failed; reloading it.', error);
       reloadHere();
     });

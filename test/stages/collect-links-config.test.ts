@@ -7,7 +7,7 @@ import { loadConfig, resolveConfig } from '../../cli/config.ts';
 import { DocsgenErrors } from '../../cli/errors.ts';
 import { normalizeRoute, scanHtml } from '../../cli/stages/check-links.ts';
 import { collect, flattenSidebar } from '../../cli/stages/collect.ts';
-import { pageFiles } from '../../cli/stages/write.ts';
+import { pageFileCandidates, pageFiles, routeOfFile } from '../../templates/shared/routes.ts';
 import { docFrontMatterSchema, parseFrontMatter } from '../../cli/frontmatter.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 import { checkNoTempLeftovers } from '../helpers/temp.ts';
@@ -91,6 +91,10 @@ describe('link check helpers', () => {
   it('writes each page under both names, the home page and the 404 once', () => {
     assert.deepEqual(pageFiles('/'), ['index.html']);
     assert.deepEqual(pageFiles('/404'), ['404.html']);
-    assert.deepEqual(pageFiles('/docs/api/pagamento'), ['docs/api/pagamento/index.html', 'docs/api/pagamento.html']);
+    assert.deepEqual(pageFiles('/docs/api/pagamento'), ['docs/api/pagamento.html', 'docs/api/pagamento/index.html']);
+    // The same rule read backwards, and as the server looks a request up.
+    for (const route of ['/', '/404', '/docs/api/pagamento']) for (const file of pageFiles(route)) assert.equal(routeOfFile(file), route);
+    assert.deepEqual(pageFileCandidates('/'), ['index.html']);
+    assert.deepEqual(pageFileCandidates('/docs/a'), ['docs/a.html', 'docs/a/index.html']);
   });
 });
