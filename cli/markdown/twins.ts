@@ -69,7 +69,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   const docs = new Map<string, MarkdownTwin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
-    const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown, doc.route)));
+    const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown.tree(), doc.route)));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
@@ -80,13 +80,13 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
       children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
     };
     const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
-    return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown, post.route)])) };
+    return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown.tree(), post.route)])) };
   });
 
   const pages: MarkdownTwin[] = input.compiled.pages.map((entry) => {
     const { title, description } = entry.meta;
     const route = entry.page.route;
-    if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown, route)) };
+    if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown.tree(), route)) };
     // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
     const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
     const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);
