@@ -1,12 +1,15 @@
 /**
  * Every kind of bad input gets a clear message naming the file, the line where known,
  * and the fix; the build exits non-zero and the last good dist/ is left untouched.
+ * The builds run in this process (failingFixtureBuild gives what `docsgen build` would
+ * print); one case runs the command itself, to hold the two together.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { buildFixture, failingFixtureBuild } from '../helpers/build.ts';
 import { makeSite, runCli } from '../helpers/fixtures.ts';
 import { repoRoot } from '../helpers/site.ts';
 import { checkNoTempLeftovers, type CleanupOwner } from '../helpers/temp.ts';
@@ -19,30 +22,37 @@ async function failingBuild(t: CleanupOwner, overlay: string): Promise<{ output:
   const dir = await makeSite(t, overlay);
   await mkdir(path.join(dir, 'dist'), { recursive: true });
   await writeFile(path.join(dir, 'dist/index.html'), PREVIOUS);
-  const result = await runCli(['build'], dir);
-  assert.equal(result.code, 1, `expected exit code 1, got ${result.code}\n${result.stdout}\n${result.stderr}`);
+  const result = await failingFixtureBuild(dir);
+  assert.equal(result.code, 1, `expected exit code 1, got ${result.code}\n${result.output}`);
   assert.equal(await readFile(path.join(dir, 'dist/index.html'), 'utf8'), PREVIOUS, 'the last good dist/ must be untouched');
   const leftovers = (await readdir(dir)).filter((name) => name.startsWith('.dist-'));
   assert.deepEqual(leftovers, [], 'no staging folder may be left behind');
-  return { output: result.stderr, dir };
+  return { output: result.output, dir };
 }
 
 /** A build of the minimal site with `files` (path -> text) added; it must fail. Returns what it printed. */
 async function failingBuildWith(t: TestContext, files: Record<string, string>): Promise<string> {
   const dir = await makeSite(t);
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
-  const result = await runCli(['build'], dir);
-  assert.equal(result.code, 1, result.stderr);
-  return result.stderr;
+  const result = await failingFixtureBuild(dir);
+  assert.equal(result.code, 1, result.output);
+  return result.output;
 }
 
 describe('build errors', { concurrency: 2 }, () => {
   it('the minimal fixture builds cleanly (the cases below fail only because of their overlay)', async (t) => {
     const dir = await makeSite(t);
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 0, result.stderr);
+    const result = await buildFixture(dir);
     assert.ok(existsSync(path.join(dir, 'dist/docs/intro/index.html')));
-    assert.match(result.stdout, /10 pages, \d+ files .* written to /);
+    assert.equal(result.pages.length, 10);
+  });
+
+  it('docsgen build prints the error on stderr and exits with status 1, as the builds below in this process report it', async (t) => {
+    const dir = await makeSite(t, 'mdx-syntax');
+    const command = await runCli(['build'], dir);
+    const inProcess = await failingFixtureBuild(dir);
+    assert.equal(command.code, 1, command.stderr);
+    assert.equal(command.stderr, `\n${inProcess.output}\n\n`);
   });
 
   it('MDX syntax error: file:line:col, the offending line, and a fix', async (t) => {
@@ -135,9 +145,9 @@ describe('build errors', { concurrency: 2 }, () => {
     // The bad-openapi overlay configures an API reference; its document is replaced by a valid one.
     const dir = await makeSite(t, 'bad-openapi');
     await cp(path.join(repoRoot, 'test/fixtures/openapi/site-links.yaml'), path.join(dir, 'openapi/pay.yaml'));
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 1, result.stderr);
-    const output = result.stderr;
+    const result = await failingFixtureBuild(dir);
+    assert.equal(result.code, 1, result.output);
+    const output = result.output;
     assert.match(output, /^Broken links: 1 link on 1 of 11 pages\. Broken links fail the build\.$/m);
     assert.match(output, /^openapi\/pay\.yaml:19:21 {2}Broken link '\/docs\/guia\/pagar' points to \/docs\/guia\/pagar, which is not a page or file of this site\.$/m);
     assert.doesNotMatch(output, /layout or component/);

@@ -1,9 +1,10 @@
-/** Whole builds of a small fixture site through the CLI: output layout, cache, logging. */
+/** Whole builds of a small fixture site: output layout, the compile cache, and what the command prints. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { buildFixture } from '../helpers/build.ts';
 import { makeSite, runCli } from '../helpers/fixtures.ts';
 import { checkNoTempLeftovers } from '../helpers/temp.ts';
 
@@ -17,13 +18,10 @@ async function listFiles(dir: string): Promise<string[]> {
 describe('docsgen build', { concurrency: 2 }, () => {
   it('a build that reuses the compile cache writes exactly the same bytes as a cold one', async (t) => {
     const dir = await makeSite(t);
-    const cold = await runCli(['build', '--no-cache', '--out', 'cold'], dir);
-    assert.equal(cold.code, 0, cold.stderr);
-    assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), '--no-cache leaves no cache behind');
-    const first = await runCli(['build', '--out', 'first'], dir);
-    assert.equal(first.code, 0, first.stderr);
-    const warm = await runCli(['build', '--out', 'warm'], dir);
-    assert.equal(warm.code, 0, warm.stderr);
+    await buildFixture(dir, { outDir: 'cold', cache: false });
+    assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), 'a build without cache leaves no cache behind');
+    await buildFixture(dir, { outDir: 'first', cache: true });
+    await buildFixture(dir, { outDir: 'warm', cache: true });
     assert.ok((await readdir(path.join(dir, 'node_modules/.cache/docsgen/mdx'))).length > 0, 'the cache was written');
     const files = await listFiles(path.join(dir, 'cold'));
     assert.deepEqual(await listFiles(path.join(dir, 'warm')), files);
@@ -34,8 +32,7 @@ describe('docsgen build', { concurrency: 2 }, () => {
 
   it('writes pages under both names, assets with hashed names, and the chrome files', async (t) => {
     const dir = await makeSite(t);
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 0, result.stderr);
+    await buildFixture(dir);
     const files = await listFiles(path.join(dir, 'dist'));
     for (const file of ['index.html', '404.html', 'docs/index.html', 'docs.html', 'docs/intro/index.html', 'docs/intro.html', 'sitemap.xml', 'robots.txt', 'blog/rss.xml', 'blog/atom.xml', 'favicon.ico']) {
       assert.ok(files.includes(file), `dist/${file}`);
@@ -45,11 +42,12 @@ describe('docsgen build', { concurrency: 2 }, () => {
     assert.ok(!files.some((f) => f.startsWith('404/')), 'the 404 page has one name');
   });
 
-  it('--quiet prints nothing on success; --verbose names every stage', async (t) => {
+  it('--quiet prints nothing on success; --verbose names every stage; --no-cache leaves no cache', async (t) => {
     const dir = await makeSite(t);
-    const quiet = await runCli(['build', '--quiet'], dir);
+    const quiet = await runCli(['build', '--quiet', '--no-cache'], dir);
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(quiet.stdout, '');
+    assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), '--no-cache leaves no cache behind');
     const verbose = await runCli(['build', '--verbose'], dir);
     assert.equal(verbose.code, 0, verbose.stderr);
     for (const stage of ['collect', 'openapi', 'compile', 'bundle', 'render', 'check-links', 'write', 'verify', 'publish']) {

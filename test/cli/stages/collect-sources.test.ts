@@ -11,7 +11,8 @@ import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenErrors } from '../../../cli/errors.ts';
 import { collect } from '../../../cli/stages/collect.ts';
 import { isPublished } from '../../../cli/stages/static-files.ts';
-import { makeSite, runCli } from '../../helpers/fixtures.ts';
+import { buildFixture, failingFixtureBuild } from '../../helpers/build.ts';
+import { makeSite } from '../../helpers/fixtures.ts';
 import { checkNoTempLeftovers, tempDir } from '../../helpers/temp.ts';
 
 checkNoTempLeftovers();
@@ -93,8 +94,7 @@ describe('static/', () => {
     await writeFile(path.join(staticDir, '.well-known/security.txt'), 'Contact: mailto:security@minimal.example\n');
     await writeFile(path.join(dir, 'LICENSE.txt'), 'License text.\n');
     await symlink('../LICENSE.txt', path.join(staticDir, 'license.txt'));
-    const result = await runCli(['build', '--quiet'], dir);
-    assert.equal(result.code, 0, result.stderr);
+    await buildFixture(dir);
     const files = (await readdir(path.join(dir, 'dist'), { recursive: true })).map(String);
     assert.ok(!files.some((f) => f.includes('secrets') || f.includes('.private') || f.includes('creds')), files.join(', '));
     assert.equal(await readFile(path.join(dir, 'dist/.well-known/security.txt'), 'utf8'), 'Contact: mailto:security@minimal.example\n');
@@ -106,10 +106,10 @@ describe('static/', () => {
   it('fails the build on a link that leads outside the site, naming it and its target', async (t) => {
     const dir = await makeSite(t);
     await symlink('/etc/passwd', path.join(dir, 'static/passwd.txt'));
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.match(result.stderr, /static\/passwd\.txt is a symbolic link to \/etc\/passwd \(\/etc\/passwd\), outside the site folder\./);
-    assert.match(result.stderr, /Fix: docsgen publishes only files of the site/);
+    const result = await failingFixtureBuild(dir);
+    assert.equal(result.code, 1, result.output);
+    assert.match(result.output, /static\/passwd\.txt is a symbolic link to \/etc\/passwd \(\/etc\/passwd\), outside the site folder\./);
+    assert.match(result.output, /Fix: docsgen publishes only files of the site/);
     assert.ok(!existsSync(path.join(dir, 'dist')), 'nothing was published');
   });
 });
@@ -124,9 +124,9 @@ describe('output paths', () => {
     await writeFile(path.join(dir, 'content/pages/docs/intro.mdx'), '---\ntitle: Page\ndescription: A page over a doc.\n---\n\nPage text.\n');
     await mkdir(path.join(dir, 'static/docs/guia'), { recursive: true });
     await writeFile(path.join(dir, 'static/docs/guia/primeiro-passo.html'), '<!DOCTYPE html><title>static</title>\n');
-    const result = await runCli(['build'], dir);
-    assert.equal(result.code, 1, result.stdout + result.stderr);
-    const output = result.stderr;
+    const result = await failingFixtureBuild(dir);
+    assert.equal(result.code, 1, result.output);
+    const output = result.output;
     assert.match(output, /Found 3 output paths written by two sources:/);
     assert.match(output, /content\/docs\/folder\.mdx and content\/docs\/folder\/index\.mdx would both be written to docs\/folder\/index\.html \(the URL \/docs\/folder\)/);
     assert.match(output, /Fix: A doc named x\.mdx and a doc x\/index\.mdx get the same URL/);

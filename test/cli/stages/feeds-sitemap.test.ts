@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseDocument } from 'htmlparser2';
 import { textContent, findAll } from 'domutils';
-import { makeSite, runCli } from '../../helpers/fixtures.ts';
+import { buildFixture } from '../../helpers/build.ts';
+import { makeSite } from '../../helpers/fixtures.ts';
 import { createCleanup } from '../../helpers/temp.ts';
 
 const TITLE = 'Olá <img src=x onerror=alert(1)> & "aspas" ]]> fim';
@@ -45,8 +46,7 @@ const cleanup = createCleanup();
 describe('feeds and sitemap with hostile titles and file names', () => {
   before(async () => {
     dir = await makeSite(cleanup, 'hostile-feed');
-    const result = await runCli(['build', '--quiet'], dir);
-    assert.equal(result.code, 0, result.stderr);
+    await buildFixture(dir);
   });
   after(() => cleanup.run());
 
