@@ -14,7 +14,7 @@ import { cp, mkdir, open, readFile, readdir, rename, rm, stat, symlink, unlink, 
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { build } from '../../../cli/build.ts';
 import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError } from '../../../cli/errors.ts';
@@ -119,11 +119,22 @@ describe('docsgen serve --watch', () => {
   const overlay = async (): Promise<OverlayPayload> => (await (await fetch(`${watch.url}/__docsgen/errors`)).json()) as OverlayPayload;
   const eventsAfter = (count: number) => stream.events.slice(count);
 
-  /** Saves the original text back and waits until the site builds cleanly again. */
+  /** Saves the original text back and waits until the site is built from it, cleanly. */
   const restore = async (rel: string, original: string) => {
+    const builds = watch.builds;
     await save(rel, original);
-    await waitFor('the overlay to clear', async () => (await overlay()).errors.length === 0);
+    await waitFor(`a build after ${rel} was restored`, () => watch.builds > builds);
     await watch.idle();
+    await waitFor('the overlay to clear', async () => (await overlay()).errors.length === 0);
+  };
+  /**
+   * edit(), undone when the test ends, so the tests of this suite, which share one watch
+   * process, each start from the fixture as it is and can run alone or in any order.
+   */
+  const editUndone = async (t: TestContext, rel: string, change: (text: string) => string) => {
+    const original = await edit(rel, change);
+    t.after(() => restore(rel, original));
+    return original;
   };
 
   const cleanup = createCleanup();
@@ -170,11 +181,11 @@ describe('docsgen serve --watch', () => {
     assert.doesNotMatch(onDisk, /__docsgen/);
   });
 
-  it('rebuilds only the pages of an edited doc body and tells open pages to reload', async () => {
+  it('rebuilds only the pages of an edited doc body and tells open pages to reload', async (t) => {
     const other = path.join(root, 'dist/docs/guia/segundo/index.html');
     const otherBefore = (await stat(other)).mtimeMs;
     const seen = stream.events.length;
-    await edit('content/docs/introducao.mdx', (t) => t.replace('Texto original da introdução', 'Texto editado da introdução'));
+    await editUndone(t, 'content/docs/introducao.mdx', (text) => text.replace('Texto original da introdução', 'Texto editado da introdução'));
     await waitFor('the edit to be served', async () => (await page('/docs/introducao')).html.includes('Texto editado da introdução'));
     await watch.idle();
     // The docs root shows the main doc, so it changed too; nothing else did.
@@ -189,14 +200,14 @@ describe('docsgen serve --watch', () => {
     assert.match(terminal(), /content\/docs\/introducao\.mdx → 2 pages \/docs\/introducao, \/docs updated in [\d.]+ m?s/);
   });
 
-  it('brings the search index up to date after the browsers were told, leaving one index folder', async () => {
+  it('brings the search index up to date after the browsers were told, leaving one index folder', async (t) => {
     const searchIndex = async () => {
       const meta = JSON.parse(await read('dist/search/index.json')) as { base: string };
       const folder = file(`dist${meta.base}`);
       const passages = await Promise.all((await readdir(path.join(folder, 'f'))).map((name) => readFile(path.join(folder, 'f', name), 'utf8')));
       return { base: meta.base, text: passages.join('\n'), folders: await readdir(file('dist/assets/search')) };
     };
-    await edit('content/docs/introducao.mdx', (t) => t.replace(/Texto (original|editado) da introdução/, 'Texto antes da busca'));
+    await editUndone(t, 'content/docs/introducao.mdx', (text) => text.replace('Texto original da introdução', 'Texto antes da busca'));
     await waitFor('the edit to be served', async () => (await page('/docs/introducao')).html.includes('Texto antes da busca'));
     await watch.idle();
     const before = await searchIndex();
@@ -217,8 +228,8 @@ describe('docsgen serve --watch', () => {
     assert.deepEqual(leftovers, [], 'no temporary files are left behind');
   });
 
-  it('re-renders every page whose sidebar shows a title that changed', async () => {
-    await edit('content/docs/guia/segundo.mdx', (t) => t.replace('title: Segundo passo', 'title: Passo seguinte'));
+  it('re-renders every page whose sidebar shows a title that changed', async (t) => {
+    await editUndone(t, 'content/docs/guia/segundo.mdx', (text) => text.replace('title: Segundo passo', 'title: Passo seguinte'));
     await waitFor('the new title in the sidebar of another doc', async () => (await page('/docs/guia/primeiro')).html.includes('Passo seguinte'));
     // A page that does not hold that category points to the shared sidebar JSON, rewritten with the new title.
     const src = /data-sidebar-src="([^"#]+)/.exec((await page('/docs/introducao')).html)?.[1];
@@ -249,9 +260,11 @@ describe('docsgen serve --watch', () => {
     assert.match(terminal(), /\/docs\/novo\/pasta\/renomeada removed/);
   });
 
-  it('coalesces saves in a row into one build', async () => {
+  it('coalesces saves in a row into one build', async (t) => {
     await watch.idle();
     const before = watch.builds;
+    const original = await read('content/docs/guia/primeiro.mdx');
+    t.after(() => restore('content/docs/guia/primeiro.mdx', original));
     for (let i = 1; i <= 6; i++) {
       await edit('content/docs/guia/primeiro.mdx', (t) => t.replace(/Crie as credenciais[^\n]*/, `Crie as credenciais (versão ${i}).`));
     }
@@ -322,7 +335,7 @@ describe('docsgen serve --watch', () => {
     await restore('content/docs/guia/primeiro.mdx', original);
   });
 
-  it('reports an invalid OpenAPI document and recovers', async () => {
+  it('reports an invalid OpenAPI document and recovers', async (t) => {
     const original = await edit('openapi/mini.yaml', (t) => t.replace('  title: Sorrix Health API', '  title: "Sorrix Health API'));
     const payload = await waitFor('the overlay payload', async () => ((await overlay()).errors.length > 0 ? overlay() : undefined));
     const error = payload.errors[0];
@@ -332,7 +345,7 @@ describe('docsgen serve --watch', () => {
     assert.match(terminal(), /openapi\/mini\.yaml:\d+:\d+ {2}The API document is not valid YAML/);
     assert.equal((await page('/api-reference')).status, 200, 'the API page stays served');
     await restore('openapi/mini.yaml', original);
-    await edit('openapi/mini.yaml', (t) => t.replace('summary: Check the service status', 'summary: Check whether the service is up'));
+    await editUndone(t, 'openapi/mini.yaml', (text) => text.replace('summary: Check the service status', 'summary: Check whether the service is up'));
     await waitFor('the edited operation', async () => (await page('/api-reference')).html.includes('Check whether the service is up'));
   });
 
@@ -351,8 +364,14 @@ describe('docsgen serve --watch', () => {
     assert.deepEqual(await overlay(), { errors: [] });
   });
 
-  it('copies a new static file and reloads every open page', async () => {
+  it('copies a new static file and reloads every open page', async (t) => {
     const seen = stream.events.length;
+    t.after(async () => {
+      const builds = watch.builds;
+      await rm(file('static/img/novo.svg'));
+      await waitFor('a build after the new static file was removed', () => watch.builds > builds);
+      await watch.idle();
+    });
     await save('static/img/novo.svg', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="2" height="2"/></svg>\n');
     await waitFor('the new static file', async () => (await fetch(`${watch.url}/img/novo.svg`)).status === 200);
     await waitFor('a reload-all event', () => eventsAfter(seen).some((e) => e.event === 'reload-all'));
