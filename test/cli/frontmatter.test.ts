@@ -9,12 +9,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from '../../cli/build.ts';
 import { loadConfig } from '../../cli/config.ts';
 import { DocsgenErrors, type DocsgenError } from '../../cli/errors.ts';
-import { createLogger } from '../../cli/log.ts';
 import { collect } from '../../cli/stages/collect.ts';
 import { serveWatch } from '../../cli/watch.ts';
+import { buildFixture } from '../helpers/build.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 import { checkNoTempLeftovers, createCleanup, type CleanupOwner } from '../helpers/temp.ts';
 
@@ -24,7 +23,7 @@ const FIXTURE = 'front-matter';
 
 async function buildSite(root: string, options: { drafts?: boolean } = {}): Promise<string> {
   const out = path.join(root, 'dist');
-  await build(await loadConfig(root), { outDir: out, logger: createLogger({ level: 'quiet' }), skipCrawl: true, cache: false, ...options });
+  await buildFixture(root, { outDir: out, skipCrawl: true, ...options });
   return out;
 }
 

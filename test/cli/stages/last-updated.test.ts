@@ -11,13 +11,12 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { build } from '../../../cli/build.ts';
 import { loadConfig } from '../../../cli/config.ts';
-import { createLogger } from '../../../cli/log.ts';
 import { siteData } from '../../../cli/stages/render.ts';
 import { commitDates, lastUpdated } from '../../../cli/stages/last-updated.ts';
 import { EditMeta } from '../../../templates/components/EditMeta.tsx';
 import { SiteContext } from '../../../templates/components/SiteContext.tsx';
+import { buildFixture } from '../../helpers/build.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { repoRoot } from '../../helpers/site.ts';
 
@@ -60,7 +59,7 @@ describe('last-updated dates and edit links', () => {
 
     const config = await loadConfig(root);
     const outDir = path.join(root, 'dist');
-    await build(config, { outDir, logger: createLogger({ level: 'quiet' }), cache: false, skipCrawl: true });
+    await buildFixture(config, { outDir, skipCrawl: true });
 
     const intro = await readFile(path.join(outDir, 'docs/intro.html'), 'utf8');
     assert.match(intro, /Last updated on <time dateTime="2024-02-03T04:05:06\.000Z">February 3, 2024<\/time>/);
