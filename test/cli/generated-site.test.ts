@@ -2,8 +2,8 @@
  * A large generated site (about a thousand docs) builds: every page is written under both
  * of its names, and a broken link planted in one doc fails the build with that doc's
  * file and line. Correctness only: speed is measured by `npm run bench`. Built by the
- * command, as a user would: at this size a build in the test's own process was slower
- * than starting one, since build() frees its caches only when it owns its session.
+ * command, as a user would: at this size a process of its own keeps the build's memory
+ * out of the test runner, and a build in the test's process saved nothing measurable.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
