@@ -40,6 +40,12 @@ const ASSET_DIR = 'assets';
  * returned as is while none of the inputs outside node_modules changed.
  */
 export interface BundleCache {
+  /**
+   * Keep esbuild contexts between bundles (serve --watch). Without them only the last
+   * result is kept: nothing needs disposing, and builds of other sites that use the same
+   * templates and islands reuse it (the result does not depend on the site's folder).
+   */
+  incremental: boolean;
   signature?: string;
   contexts?: { site: esbuild.BuildContext<SiteBuildOptions>; themeInit: esbuild.BuildContext<ThemeInitOptions> };
   result?: BundleResult;
@@ -47,8 +53,8 @@ export interface BundleCache {
   inputs?: Map<string, string>;
 }
 
-export function createBundleCache(): BundleCache {
-  return {};
+export function createBundleCache(options: { incremental?: boolean } = {}): BundleCache {
+  return { incremental: options.incremental ?? true };
 }
 
 /** Stops the esbuild contexts; without this the process cannot exit. */
@@ -130,7 +136,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   let init: esbuild.BuildResult<ThemeInitOptions>;
   let themeInit: string;
   try {
-    if (cache) {
+    if (cache?.incremental) {
       if (!cache.contexts || cache.signature !== signature) {
         await disposeBundleCache(cache);
         cache.contexts = { site: await esbuild.context(siteOptions), themeInit: await esbuild.context(initOptions) };
@@ -138,8 +144,8 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
       }
       [result, init] = await Promise.all([cache.contexts.site.rebuild(), cache.contexts.themeInit.rebuild()]);
     } else {
-      result = await esbuild.build(siteOptions);
-      init = await esbuild.build(initOptions);
+      [result, init] = await Promise.all([esbuild.build(siteOptions), esbuild.build(initOptions)]);
+      if (cache) cache.signature = signature;
     }
     themeInit = init.outputFiles[0]?.text.trim() ?? '';
   } catch (error) {

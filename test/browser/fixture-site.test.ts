@@ -11,11 +11,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { build } from '../../cli/build.ts';
 import { loadConfig, type SiteConfig } from '../../cli/config.ts';
-import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { buildFixture } from '../helpers/build.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 import { createCleanup } from '../helpers/temp.ts';
 import { repoRoot } from '../helpers/site.ts';
@@ -54,10 +53,7 @@ describe('announcement bar and islands (fixture site)', () => {
   let outDir: string;
 
   async function buildWith(announcementId: string): Promise<void> {
-    await build(
-      { ...config, announcementBar: { id: announcementId, content: `The sandbox is open (${announcementId}).`, dismissible: true } },
-      { outDir, logger: createLogger({ level: 'quiet' }), skipCrawl: true },
-    );
+    await buildFixture({ ...config, announcementBar: { id: announcementId, content: `The sandbox is open (${announcementId}).`, dismissible: true } }, { outDir, skipCrawl: true });
   }
 
   const cleanup = createCleanup();

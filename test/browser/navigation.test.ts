@@ -257,11 +257,15 @@ describe('client navigation (real site)', () => {
         link.textContent = 'case';
         document.getElementById('main-content')!.prepend(link);
         claimed = false;
+        const stop = new AbortController();
+        const navigated = new Promise((resolve) => document.addEventListener('docsgen:navigate', resolve, { once: true, signal: stop.signal }));
         link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window, button: 0, ...c.init }));
         out.push(claimed);
         link.remove();
-        // Let a claimed navigation finish before the next case.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // A claimed navigation to another page finishes before the next case (one to this page only scrolls).
+        const [to, here] = [new URL(link.href).pathname, location.pathname].map((p) => p.replace(/(\.html|\/)$/, ''));
+        if (claimed && to !== here) await navigated;
+        stop.abort();
       }
       return out;
     }, cases);

@@ -1,0 +1,190 @@
+/**
+ * Every kind of bad input gets a clear message naming the file, the line where known,
+ * and the fix; the build exits non-zero and the last good dist/ is left untouched.
+ * The builds run in this process (failingFixtureBuild gives what `docsgen build` would
+ * print); one case runs the command itself, to hold the two together.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { buildFixture, failingFixtureBuild } from '../helpers/build.ts';
+import { makeSite, runCli } from '../helpers/fixtures.ts';
+import { repoRoot } from '../helpers/site.ts';
+import { checkNoTempLeftovers, type CleanupOwner } from '../helpers/temp.ts';
+
+checkNoTempLeftovers();
+
+const PREVIOUS = '<!DOCTYPE html><title>previous good build</title>';
+
+async function failingBuild(t: CleanupOwner, overlay: string): Promise<{ output: string; dir: string }> {
+  const dir = await makeSite(t, overlay);
+  await mkdir(path.join(dir, 'dist'), { recursive: true });
+  await writeFile(path.join(dir, 'dist/index.html'), PREVIOUS);
+  const result = await failingFixtureBuild(dir);
+  assert.equal(result.code, 1, `expected exit code 1, got ${result.code}\n${result.output}`);
+  assert.equal(await readFile(path.join(dir, 'dist/index.html'), 'utf8'), PREVIOUS, 'the last good dist/ must be untouched');
+  const leftovers = (await readdir(dir)).filter((name) => name.startsWith('.dist-'));
+  assert.deepEqual(leftovers, [], 'no staging folder may be left behind');
+  return { output: result.output, dir };
+}
+
+/** A build of the minimal site with `files` (path -> text) added; it must fail. Returns what it printed. */
+async function failingBuildWith(t: TestContext, files: Record<string, string>): Promise<string> {
+  const dir = await makeSite(t);
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+  const result = await failingFixtureBuild(dir);
+  assert.equal(result.code, 1, result.output);
+  return result.output;
+}
+
+describe('build errors', { concurrency: 2 }, () => {
+  it('the minimal fixture builds cleanly (the cases below fail only because of their overlay)', async (t) => {
+    const dir = await makeSite(t);
+    const result = await buildFixture(dir);
+    assert.ok(existsSync(path.join(dir, 'dist/docs/intro/index.html')));
+    assert.equal(result.pages.length, 10);
+  });
+
+  it('docsgen build prints the error on stderr and exits with status 1, as the builds below in this process report it', async (t) => {
+    const dir = await makeSite(t, 'mdx-syntax');
+    const command = await runCli(['build'], dir);
+    const inProcess = await failingFixtureBuild(dir);
+    assert.equal(command.code, 1, command.stderr);
+    assert.equal(command.stderr, `\n${inProcess.output}\n\n`);
+  });
+
+  it('MDX syntax error: file:line:col, the offending line, and a fix', async (t) => {
+    const { output } = await failingBuild(t, 'mdx-syntax');
+    assert.match(output, /^content\/docs\/intro\.mdx:8:38 {2}MDX syntax error: Unexpected end of file in expression, expected a corresponding closing brace for `\{`$/m);
+    assert.match(output, /^> 8 \| A value \{amount is missing its brace\.$/m);
+    assert.match(output, /Fix: In MDX, "<" starts a JSX tag and "\{" starts an expression/);
+  });
+
+  it('missing and mistyped front matter: every problem at once, with the closest field', async (t) => {
+    const { output } = await failingBuild(t, 'bad-frontmatter');
+    assert.match(output, /Found 2 problems in the content:/);
+    assert.match(output, /^content\/docs\/intro\.mdx:1 {2}Front-matter field 'description' is missing\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:3:1 {2}Unknown front-matter field 'sidebar_postion'\.$/m);
+    assert.match(output, /Fix: Did you mean 'sidebar_position'\?/);
+  });
+
+  it('a sidebar entry naming a doc that does not exist suggests the closest id', async (t) => {
+    const { output } = await failingBuild(t, 'unknown-sidebar');
+    assert.match(output, /^site\.config\.ts {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);
+    assert.match(output, /Fix: Did you mean 'guia\/primeiro-passo'\?/);
+  });
+
+  it('a doc id used twice names both files', async (t) => {
+    const { output } = await failingBuild(t, 'duplicate-id');
+    assert.match(output, /Doc id 'intro' is used twice: by content\/docs\/intro\.md and content\/docs\/intro\.mdx\./);
+  });
+
+  it('a page component without a default export', async (t) => {
+    const { output } = await failingBuild(t, 'no-default-export');
+    assert.match(output, /^content\/pages\/sobre\.tsx {2}Page component has no default export\.$/m);
+    assert.match(output, /Fix: Export the page component as the default export/);
+  });
+
+  it('a broken internal link is reported by file and line with the closest page', async (t) => {
+    const { output } = await failingBuild(t, 'broken-link');
+    assert.match(output, /^Broken links: 1 link on 1 of 10 pages\. Broken links fail the build\.$/m);
+    assert.match(output, /^content\/docs\/guia\/primeiro-passo\.mdx:9:9 {2}Broken link '\/docs\/guia\/pagamentos' points to \/docs\/guia\/pagamentos, which is not a page or file of this site\.$/m);
+    assert.match(output, /Fix: Did you mean \/docs\/guia\/primeiro-passo\?/);
+  });
+
+  it('a broken #anchor is reported once, with the closest heading id', async (t) => {
+    const { output } = await failingBuild(t, 'broken-anchor');
+    const lines = output.split('\n').filter((line) => line.includes("Broken link '/docs/guia/primeiro-passo#codigos-de-erros'"));
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0]!, /^content\/docs\/intro\.mdx:7:10 /);
+    assert.match(output, /Did you mean #codigos-de-erro\?/);
+  });
+
+  it('a link broken on every page is called out once as a navbar/footer problem', async (t) => {
+    const { output } = await failingBuild(t, 'layout-link');
+    assert.match(output, /^site\.config\.ts {2}Broken link '\/docs\/sdk\/introducao' on every page points to \/docs\/sdk\/introducao/m);
+    assert.match(output, /It comes from the navbar or footer/);
+    assert.equal(output.match(/\/docs\/sdk\/introducao' /g)?.length, 1);
+  });
+
+  it('javascript:, vbscript: and data: links are refused with file and line, in Markdown and in raw <a href>', async (t) => {
+    const { output } = await failingBuild(t, 'unsafe-links');
+    assert.match(output, /^Broken or unsafe links: 4 links on \d+ of 10 pages\. Broken or unsafe links fail the build\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:3 {2}Unsafe link 'javascript:alert\(document\.cookie\)' uses the javascript: scheme, which runs script when clicked\.$/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:9:58 {2}Unsafe link 'VBScript:MsgBox' uses the vbscript: scheme/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:11:3 {2}Unsafe link 'data:text\/html;base64,[^']+' uses the data: scheme, which opens a document made by the link itself/m);
+    assert.match(output, /^content\/docs\/intro\.mdx:13:1 {2}Unsafe link ' {2}JaVa\tScript:alert\(1\)' uses the javascript: scheme/m);
+    assert.doesNotMatch(output, /data:image\/gif/, 'a data: image is not a link anyone clicks');
+    assert.match(output, /Fix: Link to a page of the site or to an https: URL\./);
+  });
+
+  it('a YAML alias bomb in front matter is refused at its first alias, not expanded', async (t) => {
+    const { output } = await failingBuild(t, 'yaml-bomb');
+    assert.match(output, /^content\/docs\/intro\.mdx:5:11 {2}Front matter uses YAML aliases more than 100 times once expanded\.$/m);
+    assert.match(output, /Fix: Write the values out instead of repeating them with anchors and aliases/);
+    assert.doesNotMatch(output, /Unexpected error|at .*\.ts:\d+/, 'no stack trace');
+  });
+
+  it('nesting thousands of levels deep fails at its line with a hint about nesting, in Markdown and in JSX', async (t) => {
+    const frontMatter = (title: string) => `---\ntitle: ${title}\ndescription: Deep.\n---\n\nText.\n\n`;
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/lista.mdx': `${frontMatter('Lista')}${'- '.repeat(10_000)}fundo\n`,
+      'content/docs/guia/indentada.mdx': `${frontMatter('Indentada')}${Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`,
+      'content/docs/guia/jsx.mdx': `${frontMatter('JSX')}${'<div>'.repeat(300)}x${'</div>'.repeat(300)}\n`,
+    });
+    assert.match(output, /^content\/docs\/guia\/lista\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/indentada\.mdx:72:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.match(output, /^content\/docs\/guia\/jsx\.mdx:8:\d+ {2}The document nests more than 64 levels deep here\.$/m);
+    assert.equal(output.match(/Fix: Flatten the structure/g)?.length, 3, output);
+    assert.doesNotMatch(output, /Maximum call stack|escape them as/);
+  });
+
+  it('a link to the site in an API description is checked like an internal link, at its line in the YAML', async (t) => {
+    // The bad-openapi overlay configures an API reference; its document is replaced by a valid one.
+    const dir = await makeSite(t, 'bad-openapi');
+    await cp(path.join(repoRoot, 'test/fixtures/openapi/site-links.yaml'), path.join(dir, 'openapi/pay.yaml'));
+    const result = await failingFixtureBuild(dir);
+    assert.equal(result.code, 1, result.output);
+    const output = result.output;
+    assert.match(output, /^Broken links: 1 link on 1 of 11 pages\. Broken links fail the build\.$/m);
+    assert.match(output, /^openapi\/pay\.yaml:19:21 {2}Broken link '\/docs\/guia\/pagar' points to \/docs\/guia\/pagar, which is not a page or file of this site\.$/m);
+    assert.doesNotMatch(output, /layout or component/);
+  });
+
+  it("a file name with '?' or '#' is reported as a name to change, not as broken links from a layout", async (t) => {
+    const output = await failingBuildWith(t, { 'content/docs/guia/a?b#c.mdx': '---\ntitle: Estranho\ndescription: Nome estranho.\n---\n\nTexto.\n' });
+    assert.match(output, /^content\/docs\/guia\/a\?b#c\.mdx {2}The route \/docs\/guia\/a\?b#c contains '\?' and '#', which end or escape a URL's path: every link to the page breaks\.$/m);
+    assert.match(output, /Fix: In a URL, '\?' starts a query, '#' a fragment and '%' an escape\. Rename the file/);
+    assert.doesNotMatch(output, /Broken link|layout or component/);
+  });
+
+  it('an import of a file that does not exist: the line of the import statement', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/importa.mdx': '---\ntitle: Importa\ndescription: Importa.\n---\n\nTexto.\n\nimport { Grafico } from "./grafico.mjs";\n\n<Grafico />\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/importa\.mdx:8:26 {2}The import '\.\/grafico\.mjs' cannot be found\.$/m);
+    assert.match(output, /^> +8 \| import \{ Grafico \} from "\.\/grafico\.mjs";$/m);
+    assert.match(output, /Fix: Fix the path \(it is relative to this file, with its extension\)/);
+  });
+
+  it('an MDX expression that throws while the page renders: the line and column of the expression', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/quebra.mdx': '---\ntitle: Quebra\ndescription: Quebra.\n---\n\nTexto.\n\nO total é {[1, 2].map((n) => n.toFixed(2)).join(", ")} e {undefined.campo}.\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/quebra\.mdx:8:\d+ {2}Page \/docs\/guia\/quebra failed to render: Cannot read properties of undefined \(reading 'campo'\)$/m);
+    assert.match(output, /^> 8 \| O total é/m);
+  });
+
+  it('an OpenAPI file that does not parse: file, line and the YAML problem', async (t) => {
+    const { output } = await failingBuild(t, 'bad-openapi');
+    assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m);
+  });
+
+  it('an unknown config key with a did-you-mean hint and its line', async (t) => {
+    const { output } = await failingBuild(t, 'bad-config');
+    assert.match(output, /^site\.config\.ts:9:3 {2}Unknown config key 'colourMode'\.$/m);
+    assert.match(output, /Fix: Did you mean 'colorMode'\?/);
+  });
+});

@@ -1,0 +1,58 @@
+/** Whole builds of a small fixture site: output layout, the compile cache, and what the command prints. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { buildFixture } from '../helpers/build.ts';
+import { makeSite, runCli } from '../helpers/fixtures.ts';
+import { checkNoTempLeftovers } from '../helpers/temp.ts';
+
+checkNoTempLeftovers();
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+}
+
+describe('docsgen build', { concurrency: 2 }, () => {
+  it('a build that reuses the compile cache writes exactly the same bytes as a cold one', async (t) => {
+    const dir = await makeSite(t);
+    await buildFixture(dir, { outDir: 'cold', cache: false });
+    assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), 'a build without cache leaves no cache behind');
+    await buildFixture(dir, { outDir: 'first', cache: true });
+    await buildFixture(dir, { outDir: 'warm', cache: true });
+    assert.ok((await readdir(path.join(dir, 'node_modules/.cache/docsgen/mdx'))).length > 0, 'the cache was written');
+    const files = await listFiles(path.join(dir, 'cold'));
+    assert.deepEqual(await listFiles(path.join(dir, 'warm')), files);
+    for (const file of files) {
+      assert.ok((await readFile(path.join(dir, 'cold', file))).equals(await readFile(path.join(dir, 'warm', file))), `${file} differs between a cold and a warm build`);
+    }
+  });
+
+  it('writes pages under both names, assets with hashed names, and the chrome files', async (t) => {
+    const dir = await makeSite(t);
+    await buildFixture(dir);
+    const files = await listFiles(path.join(dir, 'dist'));
+    for (const file of ['index.html', '404.html', 'docs/index.html', 'docs.html', 'docs/intro/index.html', 'docs/intro.html', 'sitemap.xml', 'robots.txt', 'blog/rss.xml', 'blog/atom.xml', 'favicon.ico']) {
+      assert.ok(files.includes(file), `dist/${file}`);
+    }
+    assert.ok(files.some((f) => /^assets\/main-[A-Z0-9]{8}\.js$/.test(f)), 'hashed router');
+    assert.ok(files.some((f) => /^assets\/styles-[A-Z0-9]{8}\.css$/.test(f)), 'hashed stylesheet');
+    assert.ok(!files.some((f) => f.startsWith('404/')), 'the 404 page has one name');
+  });
+
+  it('--quiet prints nothing on success; --verbose names every stage; --no-cache leaves no cache', async (t) => {
+    const dir = await makeSite(t);
+    const quiet = await runCli(['build', '--quiet', '--no-cache'], dir);
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stdout, '');
+    assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), '--no-cache leaves no cache behind');
+    const verbose = await runCli(['build', '--verbose'], dir);
+    assert.equal(verbose.code, 0, verbose.stderr);
+    for (const stage of ['collect', 'openapi', 'compile', 'bundle', 'render', 'check-links', 'write', 'verify', 'publish']) {
+      assert.match(verbose.stdout, new RegExp(`✓ ${stage} \\d`), `stage ${stage} is reported`);
+    }
+    assert.match(verbose.stdout, /Stages: config \d+(\.\d+)? m?s · collect/);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * The Docusaurus front-matter fields authors copy in (id, slug, image, keywords,
+ * pagination_label, pagination_prev/next, sidebar_class_name, draft, unlisted), each
+ * honoured in the HTML written: test/fixtures/sites/front-matter has one doc or post per
+ * field. Drafts are built by `serve --watch` and left out of `docsgen build`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../cli/config.ts';
+import { DocsgenErrors, type DocsgenError } from '../../cli/errors.ts';
+import { collect } from '../../cli/stages/collect.ts';
+import { serveWatch } from '../../cli/watch.ts';
+import { buildFixture } from '../helpers/build.ts';
+import { makeSite } from '../helpers/fixtures.ts';
+import { checkNoTempLeftovers, createCleanup, type CleanupOwner } from '../helpers/temp.ts';
+
+checkNoTempLeftovers();
+
+const FIXTURE = 'front-matter';
+
+async function buildSite(root: string, options: { drafts?: boolean } = {}): Promise<string> {
+  const out = path.join(root, 'dist');
+  await buildFixture(root, { outDir: out, skipCrawl: true, ...options });
+  return out;
+}
+
+/** The problems a failing build or collect reports, as "file:line message | hint" lines. */
+async function problems(run: Promise<unknown>): Promise<string[]> {
+  const error = await run.then(
+    () => assert.fail('expected the build to fail'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof DocsgenErrors, `expected DocsgenErrors, got ${String(error)}`);
+  return error.errors.map((e: DocsgenError) => `${e.file}:${e.line ?? ''} ${e.message} | ${e.hint ?? ''}`);
+}
+
+async function siteWith(t: CleanupOwner, files: Record<string, string>): Promise<string> {
+  const root = await makeSite(t, FIXTURE);
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), text);
+  }
+  return root;
+}
+
+const doc = (fields: string, body = 'Text.') => `---\ntitle: T\ndescription: D.\n${fields}\n---\n\n${body}\n`;
+
+describe('front-matter fields in docsgen build', () => {
+  const cleanup = createCleanup();
+  let out: string;
+  const html = (rel: string) => readFile(path.join(out, rel), 'utf8');
+  /** The <li> of the sidebar, as "classes|href|label". */
+  const sidebarItems = async (rel: string) =>
+    [...(await html(rel)).matchAll(/<li class="(menu__list-item[^"]*)"><a class="menu__link[^"]*" href="([^"]+)"[^>]*>([^<]*)/g)].map((m) => `${m[1]}|${m[2]}|${m[3]}`);
+  /** The paginator's links, as "prev|href|label". */
+  const paginator = async (rel: string) =>
+    [...(await html(rel)).matchAll(/pagination-nav__link--(prev|next)" href="([^"]+)">.*?pagination-nav__label">(?:« <!-- -->)?([^<]+)/g)].map((m) => `${m[1]}|${m[2]}|${m[3]}`);
+
+  before(async () => {
+    out = await buildSite(await makeSite(cleanup, FIXTURE));
+  });
+  after(() => cleanup.run());
+
+  it('id replaces the file name in the doc id (which the sidebar names) and in the route', async () => {
+    assert.ok(existsSync(path.join(out, 'docs/guia/com-id.html')));
+    assert.ok(!existsSync(path.join(out, 'docs/guia/arquivo-renomeado.html')));
+    assert.match(await html('docs/guia/com-id.html'), /<h1>Documento com id<\/h1>/);
+  });
+
+  it('slug sets the route: from the docs route with a leading slash, else from the folder', async () => {
+    assert.match(await html('docs/rota-absoluta.html'), /<h1>Slug absoluto<\/h1>/);
+    assert.match(await html('docs/guia/aqui/relativo.html'), /<h1>Slug relativo<\/h1>/);
+    assert.ok(!existsSync(path.join(out, 'docs/guia/absoluto.html')));
+  });
+
+  it('image becomes og:image and twitter:image, resolved against the site URL', async () => {
+    const page = await html('docs/guia/com-id.html');
+    assert.match(page, /<meta property="og:image" content="https:\/\/minimal\.example\/img\/capa\.svg"\/>/);
+    assert.match(page, /<meta name="twitter:image" content="https:\/\/minimal\.example\/img\/capa\.svg"\/>/);
+    assert.match(page, /<meta name="twitter:card" content="summary_large_image"\/>/);
+    assert.doesNotMatch(await html('docs/intro.html'), /og:image/);
+    assert.match(await html('blog/2024/03/01/oculto.html'), /<meta property="og:image" content="https:\/\/cdn\.example\/capa\.png"\/>/);
+  });
+
+  it('keywords become the keywords meta tag, on docs and posts', async () => {
+    assert.match(await html('docs/guia/com-id.html'), /<meta name="keywords" content="pagamento, rosto"\/>/);
+    assert.match(await html('blog/2024/03/01/oculto.html'), /<meta name="keywords" content="novidade"\/>/);
+    assert.doesNotMatch(await html('docs/intro.html'), /name="keywords"/);
+  });
+
+  it("pagination_label is what the neighbours' previous/next links call the doc", async () => {
+    assert.deepEqual(await paginator('docs/intro.html'), ['next|/docs/guia/com-id|Rótulo curto']);
+    assert.deepEqual(await paginator('docs/guia/primeiro-passo.html'), ['prev|/docs/guia/com-id|Rótulo curto', 'next|/docs/rota-absoluta|Slug absoluto']);
+  });
+
+  it('pagination_next names another doc by id; pagination_prev: null hides the link', async () => {
+    assert.deepEqual(await paginator('docs/rota-absoluta.html'), ['prev|/docs/guia/primeiro-passo|Primeiro passo', 'next|/docs/intro|Introdução']);
+    assert.deepEqual(await paginator('docs/guia/aqui/relativo.html'), []);
+  });
+
+  it('sidebar_class_name is a class of the sidebar item, on the page and in the sidebar JSON', async () => {
+    assert.ok((await sidebarItems('docs/guia/primeiro-passo.html')).includes('menu__list-item destaque|/docs/guia/com-id|Documento com id'));
+    const [json] = (await readdir(path.join(out, 'assets'))).filter((f) => /^sidebars-.*\.json$/.test(f));
+    assert.match(await html(`assets/${json}`), /"href":"\/docs\/guia\/com-id","className":"destaque"/);
+  });
+
+  it('draft: true docs and posts are not built, nor listed in sidebars, sitemap, feeds, search or llms.txt', async () => {
+    assert.ok(!existsSync(path.join(out, 'docs/guia/rascunho.html')));
+    assert.ok(!existsSync(path.join(out, 'blog/2024/02/01/rascunho.html')));
+    assert.ok(!existsSync(path.join(out, 'rascunho.html')), 'a draft MDX page is left out too');
+    for (const rel of ['docs/intro.html', 'sitemap.xml', 'llms.txt', 'llms-full.txt', 'blog.html', 'blog/rss.xml', 'blog/archive.html', 'search/index.json']) {
+      assert.doesNotMatch(await html(rel), /rascunho|Rascunho/, `${rel} mentions the draft`);
+    }
+  });
+
+  it('unlisted: true pages are built with noindex and listed nowhere but their own sidebar', async () => {
+    const own = await html('docs/guia/oculto.html');
+    assert.match(own, /<meta name="robots" content="noindex"\/>/);
+    assert.ok((await sidebarItems('docs/guia/oculto.html')).some((item) => item.includes('|/docs/guia/oculto|')), 'its own page shows it in the sidebar');
+    assert.ok(!(await sidebarItems('docs/guia/primeiro-passo.html')).some((item) => item.includes('oculto')), 'other pages do not');
+    assert.deepEqual(await paginator('docs/guia/oculto.html'), ['prev|/docs/guia/primeiro-passo|Primeiro passo', 'next|/docs/rota-absoluta|Slug absoluto']);
+    assert.match(await html('blog/2024/03/01/oculto.html'), /<meta name="robots" content="noindex"\/>/);
+    const page = await html('oculta.html');
+    assert.match(page, /<meta name="robots" content="noindex"\/>/);
+    assert.match(page, /<meta name="keywords" content="campanha"\/>/);
+    assert.match(page, /<meta property="og:image" content="https:\/\/minimal\.example\/img\/capa\.svg"\/>/);
+    assert.doesNotMatch(await html('docs/intro.html'), /name="robots"/);
+    const searchFiles = (await readdir(path.join(out, 'search'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const search = (await Promise.all(searchFiles.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
+    assert.match(search, /Primeiro passo/, 'the search index holds the listed docs');
+    for (const [rel, text] of [...(await Promise.all(['sitemap.xml', 'llms.txt', 'llms-full.txt', 'blog.html', 'blog/rss.xml', 'blog/archive.html'].map(async (r) => [r, await html(r)] as const))), ['search', search] as const]) {
+      assert.doesNotMatch(text, /oculta?|não listad[ao]/, `${rel} lists an unlisted page`);
+    }
+  });
+});
+
+describe('front-matter fields that name something missing', { concurrency: 2 }, () => {
+  it('two docs with the same id (one by its front matter) name both files', async (t) => {
+    const root = await siteWith(t, { 'content/docs/guia/com-id.mdx': doc('') });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.ok(found.some((p) => p.includes("Doc id 'guia/com-id' is used twice: by content/docs/guia/arquivo-renomeado.mdx and content/docs/guia/com-id.mdx.")), found.join('\n'));
+  });
+
+  it('a slug giving the URL of another doc fails the build, naming both files', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('slug: /intro') });
+    const found = await problems(buildSite(root));
+    assert.ok(found.some((p) => p.includes('content/docs/extra.mdx and content/docs/intro.mdx would both be written to') && p.includes('`slug`')), found.join('\n'));
+  });
+
+  it('an id with a slash and a pagination_next naming no doc are reported with the fix', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('id: a/b\npagination_next: guia/primeiro-paso') });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.ok(found.some((p) => /^content\/docs\/extra\.mdx:4 Front-matter field 'id': a doc id is one path segment/.test(p)), found.join('\n'));
+    const collected = await problems(collect(await loadConfig(await siteWith(t, { 'content/docs/extra.mdx': doc('pagination_next: guia/primeiro-paso') }))));
+    assert.ok(collected.some((p) => p.includes("'pagination_next' names 'guia/primeiro-paso', which is not a doc.") && p.includes("Did you mean 'guia/primeiro-passo'?")), collected.join('\n'));
+  });
+
+  it('a sidebar naming a draft by id lists it in watch builds and leaves it out of docsgen build', async (t) => {
+    const config = await loadConfig(await makeSite(t, FIXTURE));
+    const named = { ...config, sidebars: { docs: ['intro', 'guia/rascunho'] } };
+    const ids = (sidebar: readonly { type: string; id?: string }[] | undefined) => sidebar?.map((item) => item.id);
+    assert.deepEqual(ids((await collect(named)).sidebars.docs), ['intro']);
+    assert.deepEqual(ids((await collect(named, undefined, { drafts: true })).sidebars.docs), ['intro', 'guia/rascunho']);
+  });
+
+  it('a published page linking to a draft fails docsgen build, saying the target is a draft', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('', 'See [the draft](./guia/rascunho.mdx) and [again](/docs/guia/rascunho).') });
+    const found = await problems(buildSite(root));
+    const draft = found.filter((p) => p.includes('a draft (`draft: true` in content/docs/guia/rascunho.mdx) that `docsgen build` leaves out'));
+    assert.equal(draft.length, 1, found.join('\n'));
+    assert.match(draft[0]!, /^content\/docs\/extra\.mdx:7 Broken link '\/docs\/guia\/rascunho'/);
+  });
+
+  it('an image that is no file of the site fails the build at its front-matter line', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('image: /img/falta.png') });
+    const found = await problems(buildSite(root));
+    assert.ok(found.some((p) => p.startsWith("content/docs/extra.mdx:4 Broken link 'https://minimal.example/img/falta.png' points to /img/falta.png")), found.join('\n'));
+    const relative = await problems(collect(await loadConfig(await siteWith(t, { 'content/docs/extra.mdx': doc('image: img/capa.svg') }))));
+    assert.ok(relative.some((p) => p.includes("Front-matter field 'image': an image is a path of the site starting with \"/\"")), relative.join('\n'));
+  });
+});
+
+describe('front-matter drafts in docsgen serve --watch', () => {
+  it('builds draft docs and posts, and lists them in the sidebar', async (t) => {
+    const root = await makeSite(t, FIXTURE);
+    const watch = await serveWatch({ root, port: 0, host: '127.0.0.1', outDir: path.join(root, 'dist'), level: 'quiet', handleSignals: false });
+    t.after(() => watch.close());
+    await watch.idle();
+    const page = async (route: string) => {
+      const res = await fetch(`${watch.url}${route}`);
+      return { status: res.status, html: await res.text() };
+    };
+    const draft = await page('/docs/guia/rascunho');
+    assert.equal(draft.status, 200);
+    assert.match(draft.html, /<h1>Rascunho<\/h1>/);
+    assert.equal((await page('/blog/2024/02/01/rascunho')).status, 200);
+    assert.equal((await page('/rascunho')).status, 200);
+    assert.match((await page('/docs/guia/primeiro-passo')).html, /<a class="menu__link" href="\/docs\/guia\/rascunho">Rascunho</);
+  });
+
+  it('build() with drafts: true writes them as watch does', async (t) => {
+    const out = await buildSite(await makeSite(t, FIXTURE), { drafts: true });
+    assert.match(await readFile(path.join(out, 'docs/guia/rascunho.html'), 'utf8'), /<h1>Rascunho<\/h1>/);
+    assert.ok(existsSync(path.join(out, 'rascunho.html')));
+  });
+});

@@ -1,0 +1,138 @@
+/** MDX compilation: what each unified plugin does to the HTML a reader gets. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { DocsgenError } from '../../../cli/errors.ts';
+import { compileMdx, createCompileCache, precompile } from '../../../cli/stages/compile.ts';
+import { mdxComponents } from '../../../templates/components/MdxComponents.tsx';
+
+const cache = createCompileCache();
+
+async function compileToHtml(body: string, options: { file?: string; routes?: Record<string, string> } = {}) {
+  const source = `---\ntitle: T\ndescription: D\n---\n\n${body}\n`;
+  const file = options.file ?? '/site/content/docs/a/b.mdx';
+  const compiled = await compileMdx(
+    { file, relFile: 'content/docs/a/b.mdx', source },
+    { routeOfFile: (f) => options.routes?.[f], cache },
+  );
+  return { ...compiled, html: renderToStaticMarkup(createElement(compiled.Content, { components: mdxComponents })) };
+}
+
+describe('compile', () => {
+  it('gives headings ASCII ids without accents, an anchor link, and a TOC of h2-h3 only', async () => {
+    const { html, toc } = await compileToHtml('## Códigos de erro\n\n### Criar um pagamento (POST)\n\n#### Detalhe\n\n## Códigos de erro');
+    assert.match(html, /<h2 id="codigos-de-erro" class="anchor">Códigos de erro<a href="#codigos-de-erro" class="hash-link" aria-label="Direct link to Códigos de erro"/);
+    assert.match(html, /<h3 id="criar-um-pagamento-post"/);
+    assert.match(html, /<h4 id="detalhe"/);
+    assert.deepEqual(
+      toc.map((t) => [t.level, t.id]),
+      [
+        [2, 'codigos-de-erro'],
+        [3, 'criar-um-pagamento-post'],
+        [2, 'codigos-de-erro-1'],
+      ],
+    );
+  });
+
+  it('turns :::type[Title] into admonitions, with default titles', async () => {
+    const { html } = await compileToHtml(':::warning[Atenção]\nTexto **forte**.\n:::\n\n:::tip\nDica.\n:::');
+    assert.match(html, /<div class="admonition admonition--warning">.*Atenção.*<strong>forte<\/strong>/s);
+    assert.match(html, /<div class="admonition admonition--tip">.*Tip<\/p>/s);
+  });
+
+  it('leaves prose with colons alone (unknown text directives are restored)', async () => {
+    const { html } = await compileToHtml('O status:approved e a hora 10:30 ficam como estão.');
+    assert.match(html, /O status:approved e a hora 10:30 ficam como estão\./);
+  });
+
+  it('highlights code at build time in both themes, with the title, highlighted lines and a copy button', async () => {
+    const { html } = await compileToHtml('```ts title="pagamento.ts" {2}\nconst a = 1;\nconst b = 2;\n```');
+    assert.match(html, /<div class="code-block__title">pagamento\.ts<\/div>/);
+    assert.match(html, /class="shiki shiki-themes github-light-high-contrast github-dark-default/);
+    assert.match(html, /<span class="sh-[a-z0-9]+">const<\/span>/);
+    assert.match(cache.styleToClass.getCSS(), /\.sh-[a-z0-9]+ *\{[^}]*color: *#[0-9a-f]{6};[^}]*--shiki-dark: *#[0-9a-f]{6}/i);
+    assert.equal(html.match(/class="line highlighted"/g)?.length, 1);
+    assert.match(html, /<button type="button" class="code-block__copy" data-copy="" aria-label="Copy code to clipboard"/);
+  });
+
+  it('falls back to plain text for an unknown language instead of failing', async () => {
+    const { html } = await compileToHtml('```cobol\nDISPLAY "OI".\n```');
+    assert.match(html, /DISPLAY/);
+  });
+
+  it('supports GFM: tables, task lists, footnotes, autolinks, strikethrough', async () => {
+    const { html } = await compileToHtml('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] feito\n- [ ] a fazer\n\nTexto[^1] ~~velho~~ https://sorrix.example\n\n[^1]: Nota.');
+    assert.match(html, /<div class="table-wrapper" tabindex="0" role="region" aria-label="Table 1: a, b"><table>/);
+    assert.match(html, /<input type="checkbox" disabled="" checked=""/);
+    assert.match(html, /<del>velho<\/del>/);
+    assert.match(html, /<a href="https:\/\/sorrix\.example">/);
+    assert.match(html, /data-footnotes/);
+  });
+
+  it('renders Tabs with every panel in the HTML and only the first visible', async () => {
+    const { html } = await compileToHtml('<Tabs groupId="linguagem">\n<TabItem value="curl" label="curl">\n\nA\n\n</TabItem>\n<TabItem value="node" label="Node.js">\n\nB\n\n</TabItem>\n</Tabs>');
+    assert.match(html, /data-tab-group="linguagem"/);
+    assert.equal(html.match(/role="tab"/g)?.length, 2);
+    assert.match(html, /aria-selected="true"[^>]*data-tab-value="curl"/);
+    assert.match(html, /role="tabpanel"[^>]*data-tab-value="node"[^>]*hidden=""|role="tabpanel"[^>]*hidden=""[^>]*data-tab-value="node"/);
+  });
+
+  it('rewrites links to .mdx files to their routes and records every link with its line', async () => {
+    const { html, links } = await compileToHtml('Veja [o pagamento](../api/pagamento.mdx#erros).\n\nE [externo](https://sorrix.example).', {
+      routes: { '/site/content/docs/api/pagamento.mdx': '/docs/api/pagamento' },
+    });
+    assert.match(html, /href="\/docs\/api\/pagamento#erros"/);
+    assert.deepEqual(
+      links.map((l) => [l.href, l.line]),
+      [
+        ['/docs/api/pagamento#erros', 6],
+        ['https://sorrix.example', 8],
+      ],
+    );
+  });
+
+  it('drops Docusaurus @theme imports, as the components are built in', async () => {
+    const { html } = await compileToHtml("import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n<Tabs><TabItem value=\"a\">\n\nA\n\n</TabItem></Tabs>");
+    assert.match(html, /role="tablist"/);
+  });
+
+  it('draws a SequenceDiagram as accessible SVG with a text version', async () => {
+    const { html } = await compileToHtml(
+      "<SequenceDiagram title=\"Fluxo\" participants={[{ id: 'a', label: 'App' }, { id: 'b', label: 'API' }]} messages={[{ from: 'a', to: 'b', text: 'POST /v1/payments' }, { from: 'b', to: 'a', text: '201', kind: 'reply' }]} />",
+    );
+    assert.match(html, /<svg class="seq__svg"[^>]*role="img"/);
+    assert.match(html, /<title id="[^"]+-title">Fluxo<\/title>/);
+    assert.match(html, /<li><strong>App<\/strong> → <strong>API<\/strong>: POST \/v1\/payments<\/li>/);
+  });
+
+  it('reports a syntax error with file, line, column and the offending line', async () => {
+    await assert.rejects(compileToHtml('Texto\n\n<div>sem fechar'), (error: unknown) => {
+      assert.ok(error instanceof DocsgenError);
+      assert.equal(error.file, 'content/docs/a/b.mdx');
+      assert.equal(error.line, 8);
+      assert.match(error.message, /^MDX syntax error: /);
+      assert.match(error.excerpt ?? '', /> 8 \| <div>sem fechar/);
+      return true;
+    });
+  });
+
+  it('lets a build join the compilation a save started, and leaves unknown files to the build', async () => {
+    const own = createCompileCache();
+    const file = '/site/content/docs/salvo.mdx';
+    const source = '---\ntitle: T\ndescription: D\n---\n\nTexto salvo.\n';
+    const routeOfFile = (f: string) => (f === file ? '/docs/salvo' : undefined);
+    precompile(own, file, source);
+    assert.equal(own.inflight.size, 0, 'before any build there are no routes to compile with');
+    own.last = { routesKey: 'routes', routeOfFile, root: '/site' };
+    precompile(own, '/site/content/docs/novo.mdx', source);
+    assert.equal(own.inflight.size, 0, 'a file the last build did not know waits for the build');
+    precompile(own, file, source);
+    const started = [...own.inflight.values()];
+    assert.equal(started.length, 1);
+    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, routesKey: 'routes', cache: own });
+    assert.equal(compiled, await started[0], 'the build got the compilation already under way');
+    assert.equal(own.inflight.size, 0);
+    assert.equal(own.mdx.get([...own.mdx.keys()][0]!), compiled);
+  });
+});

@@ -1,0 +1,83 @@
+/** The precompress stage's cache: what did not change is copied from it, byte for byte, and it keeps only what the last build used. */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import zlib from 'node:zlib';
+import { precompress } from '../../../cli/stages/precompress.ts';
+
+let tmp: string;
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'docsgen-precompress-'));
+});
+after(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const page = `<!doctype html><title>x</title>${'<p>Sorria para pagar, sem filas.</p>\n'.repeat(80)}`;
+const script = (n: number) => Array.from({ length: 300 }, (_, i) => `export const v${i} = ${(i * n) % 997};`).join('\n');
+
+/** A small output folder: one page under both of its names, a script, a file too small to compress. */
+async function site(name: string, scriptVersion: number): Promise<string> {
+  const dir = path.join(tmp, name);
+  await mkdir(path.join(dir, 'docs/intro'), { recursive: true });
+  await writeFile(path.join(dir, 'docs/intro.html'), page);
+  await writeFile(path.join(dir, 'docs/intro/index.html'), page);
+  await writeFile(path.join(dir, 'main.js'), script(scriptVersion));
+  await writeFile(path.join(dir, 'robots.txt'), 'User-agent: *\n');
+  return dir;
+}
+
+async function copies(dir: string): Promise<Map<string, Buffer>> {
+  const names = (await readdir(dir, { recursive: true })).map(String).filter((f) => /\.(br|gz)$/.test(f)).sort();
+  return new Map(await Promise.all(names.map(async (f) => [f, await readFile(path.join(dir, f))] as const)));
+}
+
+describe('precompress', () => {
+  it('compresses each distinct content once, reuses the cache on the next build with the same bytes, and prunes what is no longer used', async () => {
+    const cache = path.join(tmp, 'cache');
+    const first = await site('first', 7);
+    assert.deepEqual(await precompress(first, { cacheDir: cache }), { files: 3, copies: 6, reused: 0 });
+    const made = await copies(first);
+    assert.deepEqual([...made.keys()], ['docs/intro.html.br', 'docs/intro.html.gz', 'docs/intro/index.html.br', 'docs/intro/index.html.gz', 'main.js.br', 'main.js.gz']);
+    assert.deepEqual(zlib.brotliDecompressSync(made.get('main.js.br')!).toString(), script(7));
+    assert.equal((await readdir(cache)).length, 4, 'two contents, two copies each');
+
+    const second = await site('second', 7);
+    assert.deepEqual(await precompress(second, { cacheDir: cache }), { files: 3, copies: 6, reused: 2 });
+    assert.deepEqual(await copies(second), made, 'the same bytes as when compressed');
+
+    const third = await site('third', 11);
+    assert.deepEqual(await precompress(third, { cacheDir: cache }), { files: 3, copies: 6, reused: 1 });
+    assert.deepEqual(zlib.gunzipSync((await copies(third)).get('main.js.gz')!).toString(), script(11));
+    assert.equal((await readdir(cache)).length, 4, 'the old script’s copies are gone');
+
+    // A cache entry that lost one of its copies is made again.
+    await unlink(path.join(cache, (await readdir(cache)).find((f) => f.endsWith('.br'))!));
+    const fourth = await site('fourth', 11);
+    assert.deepEqual(await precompress(fourth, { cacheDir: cache }), { files: 3, copies: 6, reused: 1 });
+    assert.deepEqual(await copies(fourth), await copies(third));
+  });
+
+  it('works without a cache, and gives the bytes a cached run gives', async () => {
+    const plain = await site('plain', 5);
+    const cached = await site('cached', 5);
+    assert.deepEqual(await precompress(plain), { files: 3, copies: 6, reused: 0 });
+    await precompress(cached, { cacheDir: path.join(tmp, 'cache-2') });
+    assert.deepEqual(await copies(plain), await copies(cached));
+    assert.equal(zlib.brotliDecompressSync((await copies(plain)).get('docs/intro.html.br')!).toString(), page);
+  });
+
+  it("gives the hashed files under assets/ brotli's top quality and pages a quicker one", async () => {
+    const dir = path.join(tmp, 'quality');
+    await mkdir(path.join(dir, 'assets'), { recursive: true });
+    await writeFile(path.join(dir, 'assets/main-ABC123.js'), script(3));
+    await writeFile(path.join(dir, 'page.html'), script(3));
+    await precompress(dir);
+    const brotliAt = (quality: number) => zlib.brotliCompressSync(Buffer.from(script(3)), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(script(3)) } });
+    assert.ok((await readFile(path.join(dir, 'assets/main-ABC123.js.br'))).equals(brotliAt(11)), 'an asset at quality 11');
+    assert.ok((await readFile(path.join(dir, 'page.html.br'))).equals(brotliAt(6)), 'a page at quality 6');
+    assert.notDeepEqual(brotliAt(11), brotliAt(6), 'the two qualities give different bytes for this input');
+  });
+});

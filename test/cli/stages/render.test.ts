@@ -1,0 +1,96 @@
+/**
+ * Stage render: compiled documents become complete HTML pages. The stages before it run
+ * for real on the minimal fixture; the client bundle is replaced by fixed asset URLs, so
+ * what a page links to comes from render alone.
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfig, type SiteConfig } from '../../../cli/config.ts';
+import { DocsgenErrors } from '../../../cli/errors.ts';
+import { sidebarData } from '../../../cli/sidebar-data.ts';
+import { collect } from '../../../cli/stages/collect.ts';
+import { compile, createCompileCache } from '../../../cli/stages/compile.ts';
+import { render, type RenderInput, type RenderedPage } from '../../../cli/stages/render.ts';
+import { makeSite } from '../../helpers/fixtures.ts';
+import { checkNoTempLeftovers, type CleanupOwner } from '../../helpers/temp.ts';
+
+checkNoTempLeftovers();
+
+const ASSETS = {
+  styles: ['/assets/styles-TEST.css'],
+  script: '/assets/main-TEST.js',
+  themeInit: 'window.__themeInit=1',
+  islands: { search: { js: '/assets/island-search-TEST.js', css: ['/assets/island-search-TEST.css'] }, 'copy-page': { js: '/assets/island-copy-page-TEST.js', css: [] } },
+  feeds: { rss: '/blog/rss.xml', atom: '/blog/atom.xml' },
+};
+
+async function renderSite(owner: CleanupOwner, change?: (root: string) => Promise<void>, routes?: ReadonlySet<string>): Promise<{ config: SiteConfig; pages: RenderedPage[] }> {
+  const root = await makeSite(owner);
+  await change?.(root);
+  const config = await loadConfig(root);
+  const collected = await collect(config);
+  const compiled = await compile(collected, config, createCompileCache({}));
+  const input: RenderInput = { collected, compiled, apis: [], assets: ASSETS, sidebars: { ...sidebarData(collected.sidebars), src: '/assets/sidebars-TEST.json' } };
+  return { config, pages: await render(input, config, { routes }) };
+}
+
+const byRoute = (pages: readonly RenderedPage[], route: string) => {
+  const page = pages.find((p) => p.route === route);
+  assert.ok(page, `a page for ${route}`);
+  return page;
+};
+
+describe('render', () => {
+  it('renders every doc, the docs root, the blog, the pages and the 404 page as whole documents', async (t) => {
+    const { pages } = await renderSite(t);
+    const routes = pages.map((p) => p.route);
+    for (const route of ['/', '/docs', '/docs/intro', '/docs/guia/primeiro-passo', '/blog', '/404']) assert.ok(routes.includes(route), `${route} in ${routes.join(', ')}`);
+    assert.equal(new Set(routes).size, routes.length, 'one page per route');
+    for (const page of pages) assert.match(page.html, /^<!DOCTYPE html><html[^>]*>.*<\/html>$/s, page.route);
+    assert.equal(byRoute(pages, '/404').indexable, false, 'the 404 page is not in the sitemap or search');
+    assert.equal(byRoute(pages, '/docs/intro').indexable, true);
+  });
+
+  it('titles pages "Title | Site", with the canonical URL, the stylesheets, the router and the theme script', async (t) => {
+    const { pages } = await renderSite(t);
+    const intro = byRoute(pages, '/docs/intro');
+    assert.match(intro.html, new RegExp(`<title>${intro.title} \\| Minimal</title>`));
+    assert.match(intro.html, /<link rel="canonical" href="https:\/\/minimal\.example\/docs\/intro"\/>/);
+    assert.match(intro.html, /<link rel="stylesheet" href="\/assets\/styles-TEST\.css"\/>/);
+    assert.match(intro.html, /<script type="module" src="\/assets\/main-TEST\.js"><\/script>/);
+    assert.ok(intro.html.includes('window.__themeInit=1'), 'the theme script is inlined');
+    assert.match(byRoute(pages, '/').html, /<title>Minimal<\/title>/, 'the home page has the site title alone');
+  });
+
+  it('gives a page only the islands it uses: docs get Copy page, other pages do not', async (t) => {
+    const { pages } = await renderSite(t);
+    assert.ok(byRoute(pages, '/docs/intro').html.includes('/assets/island-copy-page-TEST.js'));
+    assert.ok(!byRoute(pages, '/blog').html.includes('/assets/island-copy-page-TEST.js'));
+    for (const page of pages) assert.ok(page.html.includes('/assets/island-search-TEST.js'), `${page.route} has search`);
+  });
+
+  it('renders only the routes asked for', async (t) => {
+    const { pages } = await renderSite(t, undefined, new Set(['/docs/intro', '/404']));
+    assert.deepEqual(pages.map((p) => p.route).sort(), ['/404', '/docs/intro']);
+  });
+
+  it('reports every page that throws while rendering, by route and file', async (t) => {
+    const broken = (title: string) => `---\ntitle: ${title}\ndescription: Quebra.\n---\n\nValor: {undefined.campo}\n`;
+    const error = await renderSite(t, async (root) => {
+      await writeFile(path.join(root, 'content/docs/guia/um.mdx'), broken('Um'));
+      await writeFile(path.join(root, 'content/docs/guia/dois.mdx'), broken('Dois'));
+    }).then(
+      () => assert.fail('render should fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof DocsgenErrors, String(error));
+    assert.match(error.message, /^2 pages failed to render:/);
+    const reported = error.errors.map((e) => `${e.file} ${e.message}`).sort();
+    assert.deepEqual(reported, [
+      "content/docs/guia/dois.mdx Page /docs/guia/dois failed to render: Cannot read properties of undefined (reading 'campo')",
+      "content/docs/guia/um.mdx Page /docs/guia/um failed to render: Cannot read properties of undefined (reading 'campo')",
+    ]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The crawl of the written site: each page fetched once as its own root, every other URL
+ * requested once for the whole site, and broken links reported with the pages linking them.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../../cli/config.ts';
+import { DocsgenErrors } from '../../../cli/errors.ts';
+import { createCrawlLedger, forEachBounded, verify } from '../../../cli/stages/verify.ts';
+import { makeSite } from '../../helpers/fixtures.ts';
+import { createCleanup } from '../../helpers/temp.ts';
+
+const cleanup = createCleanup();
+
+describe('crawl ledger', () => {
+  it('lets only the first page that links to a URL request it, and never a written page', () => {
+    const ledger = createCrawlLedger(['http://h/a', 'http://h/b']);
+    assert.equal(ledger.claim('http://h/logo.svg', 'http://h/a'), true);
+    assert.equal(ledger.claim('http://h/logo.svg', 'http://h/b'), false);
+    assert.equal(ledger.claim('http://h/logo.svg', 'http://h/b'), false);
+    assert.equal(ledger.claim('http://h/b', 'http://h/a'), false, 'a written page is the root of its own check');
+    assert.deepEqual(ledger.parentsOf('http://h/logo.svg'), { shown: ['http://h/a', 'http://h/b'], count: 2 });
+  });
+
+  it('keeps a few linking pages per URL and counts the rest', () => {
+    const ledger = createCrawlLedger([]);
+    for (let i = 0; i < 100; i++) ledger.claim('http://h/x', `http://h/p${i}`);
+    const { shown, count } = ledger.parentsOf('http://h/x');
+    assert.equal(count, 100);
+    assert.equal(shown.length, 3);
+  });
+});
+
+describe('bounded runs', () => {
+  it('runs every item with at most the limit in flight', async () => {
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await forEachBounded([...Array(50).keys()], 4, async (n) => {
+      peak = Math.max(peak, ++running);
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(n);
+      running--;
+    });
+    assert.equal(peak, 4);
+    assert.deepEqual([...seen].sort((a, b) => a - b), [...Array(50).keys()]);
+  });
+});
+
+describe('verify', () => {
+  let site: string;
+  let out: string;
+  const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title><link rel="stylesheet" href="/s.css"></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav>${body}</body></html>`;
+
+  before(async () => {
+    site = await makeSite(cleanup);
+    out = await mkdtemp(path.join(os.tmpdir(), 'docsgen-verify-'));
+    await mkdir(path.join(out, 'a'), { recursive: true });
+    await writeFile(path.join(out, 's.css'), 'body{}');
+    await writeFile(path.join(out, 'index.html'), page('<h2 id="top">Top</h2><a href="#top">here</a>'));
+    for (const file of ['a.html', 'a/index.html']) await writeFile(path.join(out, file), page('<h2 id="x">X</h2><a href="#x">x</a><a href="/a#x">x</a>'));
+  });
+  after(async () => {
+    await cleanup.run();
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('passes a site whose links all resolve, requesting each shared link once', async () => {
+    const config = await loadConfig(site);
+    const progress: number[] = [];
+    const result = await verify({ dir: out, checkExternal: false, routes: ['/', '/a'], progress: (done) => progress.push(done) }, config);
+    // The two pages, and the stylesheet once though both pages link to it.
+    assert.equal(result.checked, 3);
+    assert.deepEqual(progress, [1, 2]);
+  });
+
+  it('fails on a missing file and on a missing #id of the page, naming the pages that link to them', async () => {
+    const config = await loadConfig(site);
+    await writeFile(path.join(out, 'b.html'), page('<a href="/missing.png">img</a><a href="#nowhere">n</a>'));
+    try {
+      await assert.rejects(verify({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'] }, config), (error: unknown) => {
+        assert.ok(error instanceof DocsgenErrors);
+        const messages = error.errors.map((e) => e.message).sort();
+        assert.equal(messages.length, 2, messages.join('\n'));
+        assert.match(messages[0]!, /^Broken link \/b#nowhere \(no element has the id #nowhere\), linked from \/b\.$/);
+        assert.match(messages[1]!, /^Broken link \/missing\.png \(status 404\), linked from \/b\.$/);
+        return true;
+      });
+    } finally {
+      await rm(path.join(out, 'b.html'));
+    }
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Fixture sites built in the test's own process, as `docsgen build` builds them, without
+ * starting a CLI per build. Every build of a test file shares one client bundle per
+ * templates folder and set of islands: esbuild bundles the client (and Stoplight
+ * Elements, for a site with API pages) once per file instead of once per build. Only
+ * tests of what the command itself prints or exits with need runCli().
+ */
+import { build, createBuildSession, defaultCacheDir, type BuildOptions, type BuildResult, type BuildSession } from '../../cli/build.ts';
+import { loadConfig, type SiteConfig } from '../../cli/config.ts';
+import { formatAnyError, isDocsgenError } from '../../cli/errors.ts';
+import { createLogger } from '../../cli/log.ts';
+import { createBundleCache, type BundleCache } from '../../cli/stages/bundle.ts';
+import { usedIslands } from '../../cli/stages/render.ts';
+
+/**
+ * Client bundles by templates folder and islands. A test helper's state, not the
+ * generator's: each build still gets a session of its own (createBuildSession), which
+ * only borrows the bundle. These caches keep no esbuild context, so none needs disposing.
+ */
+const bundles = new Map<string, BundleCache>();
+
+/**
+ * A fresh build session for `config` whose client bundle is shared with the other builds
+ * of this test process; with `cache`, it keeps compiled MDX where `docsgen build` does.
+ */
+export function sessionSharingBundle(config: SiteConfig, options: { cache?: boolean } = {}): BuildSession {
+  const key = JSON.stringify([config.dirs.templates, usedIslands(config)]);
+  let cache = bundles.get(key);
+  if (!cache) bundles.set(key, (cache = createBundleCache({ incremental: false })));
+  return { ...createBuildSession({ cacheDir: options.cache ? defaultCacheDir(config) : undefined }), bundle: cache };
+}
+
+const quiet = () => createLogger({ level: 'quiet', write: () => {}, writeError: () => {} });
+
+/**
+ * Builds the site in `root` (or a loaded config) like `docsgen build --no-cache` (or,
+ * with `cache: true`, like `docsgen build`), into `options.outDir` (default <root>/dist).
+ * Throws what the build throws.
+ */
+export async function buildFixture(root: string | SiteConfig, options: Omit<BuildOptions, 'session'> = {}): Promise<BuildResult> {
+  const config = typeof root === 'string' ? await loadConfig(root) : root;
+  const cache = options.cache ?? false;
+  return build(config, { logger: quiet(), ...options, cache, session: sessionSharingBundle(config, { cache }) });
+}
+
+export interface FailedBuild {
+  /** The exit status `docsgen build` would end with: 1 for a problem in the site, 2 for a bug. */
+  code: 1 | 2;
+  /** What `docsgen build` would print on stderr. */
+  output: string;
+}
+
+/** Builds like buildFixture(); the build must fail. Returns what the command would print and its exit status. */
+export async function failingFixtureBuild(root: string, options: Omit<BuildOptions, 'session'> = {}): Promise<FailedBuild> {
+  try {
+    await buildFixture(root, options);
+  } catch (error) {
+    return { code: isDocsgenError(error) ? 1 : 2, output: formatAnyError(error) };
+  }
+  throw new Error(`The build of ${root} was expected to fail, and it succeeded.`);
+}
