@@ -89,10 +89,13 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
   // The server comes first: a port in use is reported at once, and the last output is
   // served while the first build runs.
-  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host });
+  let config: SiteConfig | undefined;
+  // Until the config is loaded, the base URL the last output was built for.
+  const baseUrl = () => config?.baseUrl;
+  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host, baseUrl });
   let server: RunningServer;
   try {
-    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml });
+    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml, baseUrl });
   } catch (error) {
     live.close();
     throw error;
@@ -114,7 +117,6 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   /** Starts compiling a saved document during the debounce; loaded with the first build. */
   let precompile: ((cache: BuildSession['compile'], file: string, source: string) => void) | undefined;
   const mirror = createOutputMirror(outDir);
-  let config: SiteConfig | undefined;
   const templates: TemplateLoader = createTemplateLoader(TEMPLATES_DIR);
   /** Set by a change, cleared by the build that used it: a failed reload is retried by the next build. */
   let configStale = true;

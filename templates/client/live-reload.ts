@@ -6,6 +6,8 @@
  * server into the HTML it serves; `docsgen build` never includes it.
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
+import { withoutBase } from '../shared/base-url.ts';
+import { siteBaseUrl, siteUrl } from './base-url.ts';
 
 interface OverlayError {
   message: string;
@@ -19,7 +21,8 @@ interface OverlayPayload {
   summary?: string;
 }
 
-const EVENTS_URL = '/__docsgen/events';
+/** Under the base URL, like every URL of the site: the server maps it back to its root. */
+const EVENTS_URL = siteUrl('/__docsgen/events');
 const SCROLL_KEY = 'docsgen.live-reload.scroll';
 const OVERLAY_ID = 'docsgen-error-overlay';
 
@@ -58,10 +61,11 @@ function restoreScroll(): void {
 
 function swapStylesheets(swap: Record<string, string>): void {
   for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')) {
-    const next = swap[new URL(link.href, location.href).pathname];
+    // The server names stylesheets by their path from the site's root.
+    const next = swap[withoutBase(siteBaseUrl(), new URL(link.href, location.href).pathname) ?? ''];
     if (!next) continue;
     const fresh = link.cloneNode() as HTMLLinkElement;
-    fresh.href = next;
+    fresh.href = siteUrl(next);
     // The old sheet stays until the new one applies, so nothing flashes unstyled.
     const done = () => link.remove();
     fresh.addEventListener('load', done, { once: true });
@@ -159,7 +163,7 @@ function connect(): void {
     if (!data) return;
     // The router forgets its copies of these pages (prefetched, or kept for back and forward).
     document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes } }));
-    const here = canonicalPath(location.pathname);
+    const here = withoutBase(siteBaseUrl(), canonicalPath(location.pathname)) ?? '';
     if (data.routes.includes(here)) refresh(data.pages?.[here]);
   });
   source.addEventListener('reload-all', () => reload());

@@ -12,6 +12,8 @@
  * is fetched at most once per visit.
  */
 import { DATA, EVENTS, IDS, MESSAGES, PROGRESS_BAR_DELAY_MS, canonicalPath } from '../shared/index.ts';
+import { withoutBase } from '../shared/base-url.ts';
+import { siteBaseUrl, siteUrl } from './base-url.ts';
 import { isMounted, mountEagerIslands, unmountIslands } from './islands.ts';
 import { closeMenu } from './menu.ts';
 import { keepLive, morph } from './morph.ts';
@@ -83,7 +85,9 @@ export function routableUrl(anchor: HTMLAnchorElement): URL | null {
     return null;
   }
   if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) return null;
-  if (/^\/(openapi|assets)\//.test(url.pathname)) return null;
+  // Outside the base URL is another site on this host; its downloads and assets are files, not pages.
+  const route = withoutBase(siteBaseUrl(), url.pathname);
+  if (route === undefined || /^\/(openapi|assets)\//.test(route)) return null;
   if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) && !url.pathname.endsWith('.html')) return null;
   return url;
 }
@@ -571,7 +575,7 @@ export function initRouter(): void {
   document.addEventListener(EVENTS.invalidate, (event) => {
     const routes = (event as CustomEvent<{ routes?: string[] } | null>).detail?.routes;
     if (!routes) cache.clear();
-    else for (const route of routes) cache.delete(canonicalPath(route));
+    else for (const route of routes) cache.delete(canonicalPath(siteUrl(route)));
   });
   document.addEventListener(EVENTS.refresh, (event) => {
     event.preventDefault();
