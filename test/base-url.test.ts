@@ -137,7 +137,7 @@ describe('a site built with baseUrl /portal/', () => {
     assert.match(notFound, /<link rel="stylesheet" href="\/portal\/assets\/styles-/, 'the 404 page loads its styles from under /portal/ wherever it is shown');
   });
 
-  it('puts /portal/ into the sitemap, the feeds, the search index, llms.txt and the Markdown twins', async () => {
+  it('puts /portal/ into the sitemap, the feeds, the search index, the sidebar JSON, llms.txt and the Markdown twins', async () => {
     const locs = [...(await read('sitemap.xml')).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
     assert.ok(locs.length >= 8);
     for (const loc of locs) assert.ok(loc.startsWith(`${ORIGIN}${BASE}`), loc);
@@ -156,6 +156,11 @@ describe('a site built with baseUrl /portal/', () => {
     for (const url of llms) assert.ok(url.startsWith(`${ORIGIN}${BASE}`), `llms.txt: ${url}`);
     assert.match(await read('docs/guia/segundo-passo.md'), /\[introduction\]\(https:\/\/minimal\.example\/portal\/docs\/intro#visao-geral\)/);
     assert.deepEqual(JSON.parse(await read('.docsgen/base-url.json')), { baseUrl: BASE });
+    const sidebarJson = (await filesUnder(path.join(dist, 'assets'))).find((f) => /^sidebars-\w+\.json$/.test(f));
+    assert.ok(sidebarJson);
+    const hrefs = [...(await read(`assets/${sidebarJson}`)).matchAll(/"href":"([^"]*)"/g)].map((m) => m[1]!);
+    assert.ok(hrefs.length >= 3);
+    for (const href of hrefs) assert.ok(href.startsWith(BASE), `sidebar JSON: ${href}`);
   });
 
   it('serves the folder under /portal/: the root redirects there, paths outside it are 404', async () => {

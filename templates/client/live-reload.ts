@@ -162,7 +162,7 @@ function connect(): void {
     const data = parse<{ routes: string[]; pages?: Record<string, string> }>(event);
     if (!data) return;
     // The router forgets its copies of these pages (prefetched, or kept for back and forward).
-    document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes } }));
+    document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes.map(siteUrl) } }));
     const here = withoutBase(siteBaseUrl(), canonicalPath(location.pathname)) ?? '';
     if (data.routes.includes(here)) refresh(data.pages?.[here]);
   });

@@ -5,7 +5,6 @@
  * for them; client navigation keeps the sidebar the reader has in front of them.
  */
 import { DATA, type SidebarEntry, type SidebarJson } from '../shared/index.ts';
-import { siteUrl } from './base-url.ts';
 
 const loading = new Map<string, Promise<SidebarJson>>();
 
@@ -42,8 +41,8 @@ function entry(item: SidebarEntry, path: number[]): HTMLLIElement {
   li.className = item.className ? `menu__list-item ${item.className}` : 'menu__list-item';
   const link = document.createElement('a');
   link.textContent = item.label;
-  // The shared JSON holds routes from the site's root, as the config writes them.
-  if (item.href) link.setAttribute('href', siteUrl(item.href));
+  // The build wrote the JSON's links under the base URL.
+  if (item.href) link.setAttribute('href', item.href);
   if (item.type === 'category') {
     li.classList.add('menu__category', 'menu__category--collapsed');
     li.setAttribute(DATA.sidebarPath, path.join('.'));

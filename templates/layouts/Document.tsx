@@ -3,8 +3,7 @@ import { AnnouncementBar } from '../components/AnnouncementBar.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
-import { HEAD_DATA, IDS } from '../shared/index.ts';
-import { BASE_URL_ATTRIBUTE } from '../shared/base-url.ts';
+import { DATA, HEAD_DATA, IDS } from '../shared/index.ts';
 
 export interface HeadData {
   /** Full <title>, already "Page | Site". */
@@ -56,7 +55,7 @@ export function Document({
   children: ReactNode;
 }) {
   return (
-    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode} {...(site.announcementBar ? { [HEAD_DATA.announcementId]: site.announcementBar.id } : {})} {...(site.baseUrl === '/' ? {} : { [BASE_URL_ATTRIBUTE]: site.baseUrl })}>
+    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode} {...(site.announcementBar ? { [HEAD_DATA.announcementId]: site.announcementBar.id } : {})} {...(site.baseUrl === '/' ? {} : { [DATA.baseUrl]: site.baseUrl })}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -123,7 +122,7 @@ export function Document({
 function BaseUrlWarning({ route, baseUrl }: { route: string; baseUrl: string }) {
   // String.raw keeps the regular expressions' backslashes for the browser.
   // The route comes from an attribute so the script is the same on every page: one hash in the Content-Security-Policy.
-  const suggest = String.raw`(function(){var r=document.currentScript.getAttribute('data-route'),p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b===(document.documentElement.getAttribute('${BASE_URL_ATTRIBUTE}')||'/')?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
+  const suggest = String.raw`(function(){var r=document.currentScript.getAttribute('data-route'),p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b===(document.documentElement.getAttribute('${DATA.baseUrl}')||'/')?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
   return (
     <div id={IDS.baseUrlBanner} className="base-url-issue" role="alert" style={{ border: '3px solid #e00', background: '#fee', color: '#000', padding: '1rem', margin: '1rem', fontFamily: 'sans-serif' }}>
       <p style={{ fontWeight: 'bold', margin: 0 }}>Your site did not load properly.</p>

@@ -20,6 +20,3 @@ export function withoutBase(baseUrl: string, pathname: string): string | undefin
   if (pathname.startsWith(baseUrl)) return pathname.slice(baseUrl.length - 1);
   return pathname === baseUrl.slice(0, -1) ? '/' : undefined;
 }
-
-/** On <html> of a site with a base URL other than '/': that base URL, for the browser code. */
-export const BASE_URL_ATTRIBUTE = 'data-base-url';
