@@ -281,7 +281,7 @@ async function loadApis(config: SiteConfig, session: BuildSession): Promise<Load
   const key = hash.digest('hex');
   if (session.openapi?.key === key) return session.openapi.apis;
   // Links to the site in descriptions are shown from its root, like the links authors write, and put under the base URL with the page.
-  const apis = await loadApiDocuments(specs, config.root, { siteUrl: siteRootUrl(config) });
+  const apis = await loadApiDocuments(specs, config.root, { siteUrl: siteRootUrl(config), baseUrl: config.baseUrl });
   session.openapi = { key, apis };
   return apis;
 }

@@ -14,9 +14,11 @@ import { loadConfig } from '../cli/config.ts';
 import { formatAnyError } from '../cli/errors.ts';
 import { htmlWithBaseUrl } from '../cli/html-base-url.ts';
 import { createLogger } from '../cli/log.ts';
+import { loadApiDocuments } from '../cli/stages/openapi.ts';
 import { startServer, type RunningServer } from '../cli/serve.ts';
 import { makeSite } from './helpers/fixtures.ts';
-import { createCleanup } from './helpers/temp.ts';
+import { repoRoot } from './helpers/site.ts';
+import { createCleanup, tempDir } from './helpers/temp.ts';
 
 const BASE = '/portal/';
 const ORIGIN = 'https://minimal.example';
@@ -87,6 +89,21 @@ describe('htmlWithBaseUrl', () => {
         '<a href="#top">t</a><img srcset="/portal/a.png 1x, /portal/b.png 2x" src="/portal/a.png"><pre>href="/docs/not-a-link"</pre><script>var a = \'<a href="/x">\';</script>',
     );
     assert.equal(htmlWithBaseUrl(html, '/'), html, "a site at the host's root is left as rendered");
+  });
+});
+
+describe('links to the site in API descriptions under a base URL', () => {
+  it('are shown from the root on the page (put under the base URL with it) and under the base URL in the console\'s JSON', async (t) => {
+    const dir = await tempDir(t, 'base-url-openapi');
+    const file = path.join(dir, 'site-links.yaml');
+    const yaml = (await readFile(path.join(repoRoot, 'test/fixtures/openapi/site-links.yaml'), 'utf8')).replaceAll('https://minimal.example/', `${ORIGIN}${BASE}`);
+    await writeFile(file, yaml);
+    const [api] = await loadApiDocuments([{ id: 'pay', file }], dir, { siteUrl: `${ORIGIN}/portal`, baseUrl: BASE });
+    assert.ok(api);
+    assert.match(api.operations[0]!.description, /\[the guide\]\(\/docs\/guia\/pagar\)/);
+    assert.match(api.referenceJsonText ?? '', /\[the guide\]\(\/portal\/docs\/guia\/pagar\)/, 'Elements renders the JSON in the browser as it is');
+    assert.ok(api.siteLinks?.some((link) => link.href === '/docs/guia/pagar'), 'the link check gets the route');
+    assert.match(api.jsonText, /\(https:\/\/minimal\.example\/portal\/docs\/guia\/pagar\)/, 'the download keeps the link as written');
   });
 });
 
