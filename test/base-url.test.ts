@@ -14,7 +14,9 @@ import { loadConfig } from '../cli/config.ts';
 import { formatAnyError } from '../cli/errors.ts';
 import { htmlWithBaseUrl } from '../cli/html-base-url.ts';
 import { createLogger } from '../cli/log.ts';
+import { checkLinks } from '../cli/stages/check-links.ts';
 import { loadApiDocuments } from '../cli/stages/openapi.ts';
+import type { RenderedPage } from '../cli/stages/render.ts';
 import { startServer, type RunningServer } from '../cli/serve.ts';
 import { makeSite } from './helpers/fixtures.ts';
 import { repoRoot } from './helpers/site.ts';
@@ -89,6 +91,38 @@ describe('htmlWithBaseUrl', () => {
         '<a href="#top">t</a><img srcset="/portal/a.png 1x, /portal/b.png 2x" src="/portal/a.png"><pre>href="/docs/not-a-link"</pre><script>var a = \'<a href="/x">\';</script>',
     );
     assert.equal(htmlWithBaseUrl(html, '/'), html, "a site at the host's root is left as rendered");
+  });
+});
+
+describe('the in-memory link check under a base URL', () => {
+  const page = (route: string, body: string, sourceLinks: RenderedPage['sourceLinks'] = []): RenderedPage => ({
+    route,
+    kind: 'page',
+    title: route,
+    description: route,
+    html: `<!DOCTYPE html><html><body><h1 id="top">${route}</h1>${body}</body></html>`,
+    sourceFile: `content/pages${route === '/' ? '/index' : route}.mdx`,
+    sourceLinks,
+    indexable: true,
+  });
+
+  it('resolves links under the base URL and reports one outside it, or to a missing page, as its author wrote it', async (t) => {
+    const config = await loadConfig(await makeSite(t, 'base-url'));
+    const files = new Set(['/img/logo.svg']);
+    const good = [page('/', '<a href="/portal/a#top">a</a><a href="/portal/">home</a><a href="/portal">home</a><img src="/portal/img/logo.svg"><a href="https://minimal.example/portal/a">abs</a>'), page('/a', '<a href="/portal/#top">home</a>')];
+    assert.equal((await checkLinks({ pages: good, files }, config)).checked, 6);
+
+    const bad = [
+      ...good,
+      page('/b', '<a href="/a">not under the base URL</a><a href="/portal/missing">missing</a>', [{ href: '/missing', line: 3, column: 5 }]),
+    ];
+    const error = await checkLinks({ pages: bad, files }, config).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const text = formatAnyError(error);
+    assert.match(text, /Broken link '\/a' lies outside the site's base URL \/portal\//);
+    assert.match(text, /content\/pages\/b\.mdx:3:5 +Broken link '\/missing' points to \/missing, which is not a page or file of this site/);
   });
 });
 
