@@ -90,12 +90,11 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   // The server comes first: a port in use is reported at once, and the last output is
   // served while the first build runs.
   let config: SiteConfig | undefined;
-  // Until the config is loaded, the base URL the last output was built for.
-  const baseUrl = () => config?.baseUrl;
-  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host, baseUrl });
   let server: RunningServer;
+  // Until the config is loaded, the server serves the base URL the last output was built for.
+  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host, baseUrl: () => config?.baseUrl ?? server.baseUrl() });
   try {
-    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml, baseUrl });
+    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml, baseUrl: () => config?.baseUrl });
   } catch (error) {
     live.close();
     throw error;

@@ -82,8 +82,8 @@ export async function bundleLiveReloadClient(): Promise<string> {
 /**
  * `clientScript` may still be bundling: the server starts meanwhile and the script is served once it is ready.
  * `host`: the name or address the server was told to listen on, accepted in the Host header besides localhost.
+ * `baseUrl`: the path the site is served under, for the script tag pages get; the server maps it back to LIVE_PREFIX.
  */
-/** `baseUrl`: the path the site is served under, for the script tag pages get; the server maps it back to LIVE_PREFIX. */
 export function createLiveReload(clientScript: Promise<string>, options: { host?: string; baseUrl?: () => string | undefined } = {}): LiveReload {
   /** Changes with every start, so a page that reconnects to a restarted watch reloads. */
   const serverId = randomUUID();

@@ -48,7 +48,6 @@ const PREFETCH_CONCURRENCY = 2;
  */
 const VISIBLE_PREFETCH_LIMIT = 8;
 let prefetching = 0;
-/** Path of the page on screen: it changes only when a page was swapped in. */
 /** The path the site is served under (see shared/base-url.ts); read here, not imported, to keep the code before load small. */
 const BASE_URL = document.documentElement.getAttribute(DATA.baseUrl) ?? '/';
 
@@ -61,6 +60,7 @@ function pagePath(pathname: string): string {
   return path === BASE_URL.slice(0, -1) ? BASE_URL : path;
 }
 
+/** Path of the page on screen: it changes only when a page was swapped in. */
 let currentPath = pagePath(location.pathname);
 let currentKey = '';
 let navigationId = 0;
