@@ -4,18 +4,19 @@
  * still catch a broken link, and `docsgen serve` serves the folder under that path.
  */
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Parser } from 'htmlparser2';
 import { normalizeBaseUrl } from '../cli/base-url.ts';
 import { build } from '../cli/build.ts';
-import { loadConfig } from '../cli/config.ts';
+import { loadConfig, type SiteConfig } from '../cli/config.ts';
 import { formatAnyError } from '../cli/errors.ts';
 import { htmlWithBaseUrl } from '../cli/html-base-url.ts';
 import { createLogger } from '../cli/log.ts';
 import { checkLinks } from '../cli/stages/check-links.ts';
 import { loadApiDocuments } from '../cli/stages/openapi.ts';
+import { verify } from '../cli/stages/verify.ts';
 import type { RenderedPage } from '../cli/stages/render.ts';
 import { startServer, type RunningServer } from '../cli/serve.ts';
 import { makeSite } from './helpers/fixtures.ts';
@@ -146,13 +147,15 @@ describe('a site built with baseUrl /portal/', () => {
   let site = '';
   let dist = '';
   let server: RunningServer | undefined;
+  let config: SiteConfig;
   const read = (file: string) => readFile(path.join(dist, file), 'utf8');
 
   before(async () => {
     site = await makeSite(cleanup, 'base-url');
     dist = path.join(site, 'dist');
+    config = await loadConfig(site);
     // The whole build, crawl included: linkinator walks the site through `docsgen serve` under /portal/.
-    await build(await loadConfig(site), { outDir: dist, logger: quiet(), cache: false });
+    await build(config, { outDir: dist, logger: quiet(), cache: false });
     server = await startServer({ dir: dist, port: 0, host: '127.0.0.1' });
   });
   after(async () => {
@@ -230,6 +233,21 @@ describe('a site built with baseUrl /portal/', () => {
     assert.match(await outside.text(), /href="\/portal\/assets\/styles-/, 'the 404 page is the site\'s, with its assets under /portal/');
     assert.equal((await get('/portal/docs/nope')).status, 404);
     assert.equal((await get('/portal/.docsgen/base-url.json')).status, 404, 'the folder of the build\'s server files is not published');
+  });
+
+  it('crawls the written site under /portal/ and reports a file missing there', async () => {
+    const copy = path.join(site, 'crawled');
+    await cp(dist, copy, { recursive: true });
+    await rm(path.join(copy, 'img/logo.svg'));
+    const routes = ['/', '/docs/intro', '/docs/guia/segundo-passo'];
+    const error = await verify({ dir: copy, checkExternal: false, routes }, config).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.match(formatAnyError(error), /Broken link \/portal\/img\/logo\.svg \(status 404\)/);
+    await cp(path.join(dist, 'img/logo.svg'), path.join(copy, 'img/logo.svg'));
+    const result = await verify({ dir: copy, checkExternal: false, routes }, config);
+    assert.ok(result.checked > 10, 'every link of those pages answered under /portal/');
   });
 
   it('still fails the build on a broken link written from the root, at its line', async (t) => {
