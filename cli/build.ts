@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { siteRootUrl } from './base-url.ts';
 import type { SiteConfig } from './config.ts';
 import { createFrontMatterCache, type FrontMatterCache } from './frontmatter.ts';
 import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
@@ -183,7 +184,7 @@ export async function buildSite(
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
-  const sidebars = sidebarData(collected.sidebars);
+  const sidebars = sidebarData(collected.sidebars, config.baseUrl);
   const sidebarsJson = hashedAsset('sidebars', 'json', sidebars.json);
   const pages = await task('render', (progress) =>
     renderPages(
@@ -300,12 +301,13 @@ async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteC
 /** loadApiDocuments(), skipped while no file in the folders of the API documents changed. */
 async function loadApis(config: SiteConfig, session: BuildSession): Promise<LoadedApiDocument[]> {
   const specs = config.apiReferences.map((ref) => ({ id: ref.id, file: path.resolve(config.root, ref.spec), sandboxServer: ref.sandboxServer }));
-  const hash = createHash('sha1').update(JSON.stringify([config.root, config.url, specs, config.postman]));
+  const hash = createHash('sha1').update(JSON.stringify([config.root, siteRootUrl(config), specs, config.postman]));
   // A document may not $ref other files (the openapi stage rejects it), so its own text is all it depends on.
   for (const spec of specs) hash.update(`\0${spec.file}\0`).update(await readFile(spec.file).catch(() => ''));
   const key = hash.digest('hex');
   if (session.openapi?.key === key) return session.openapi.apis;
-  const apis = await loadApiDocuments(specs, config.root, { siteUrl: config.url, postmanTexts: config.postman });
+  // Links to the site in descriptions are shown from its root, like the links authors write, and put under the base URL with the page.
+  const apis = await loadApiDocuments(specs, config.root, { siteUrl: siteRootUrl(config), baseUrl: config.baseUrl, postmanTexts: config.postman });
   session.openapi = { key, apis };
   return apis;
 }

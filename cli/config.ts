@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
+import { normalizeBaseUrl } from './base-url.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
 import { postmanTextsSchema } from './config-postman.ts';
 import { themeSchema } from './config-theme.ts';
@@ -61,8 +62,20 @@ const configSchema = z.strictObject({
   tagline: z.string().default(''),
   /** Production origin, used for canonical URLs, the sitemap and feeds. @example 'https://developers.acme.example' */
   url: z.url(),
-  /** Path the site is served under. Only '/' is supported today. @example '/' */
-  baseUrl: z.literal('/').default('/'),
+  /**
+   * Path the whole site is served under, as Docusaurus's baseUrl: links written '/docs/x' in
+   * the content and the config lead to '/docs-portal/docs/x'. Normalised to a leading and a
+   * trailing slash. @example '/docs-portal/'
+   */
+  baseUrl: z
+    .string()
+    .default('/')
+    .transform((value, ctx) => {
+      const result = normalizeBaseUrl(value);
+      if ('baseUrl' in result) return result.baseUrl;
+      ctx.addIssue({ code: 'custom', message: result.problem });
+      return z.NEVER;
+    }),
   /** Favicon path inside static/. @example '/favicon.ico' */
   favicon: z.string().default('/favicon.ico'),
   /** Locale of the site chrome. @example { code: 'en', label: 'English', direction: 'ltr', calendar: 'gregory' } */

@@ -93,7 +93,7 @@ program
         return;
       }
       const server = await startServer({ dir: path.resolve(options.dir), port: options.port, host: options.host });
-      process.stdout.write(`Serving ${path.relative(process.cwd(), path.resolve(options.dir)) || '.'}/ at ${server.url.replace('127.0.0.1', 'localhost')} (Ctrl+C to stop)\n`);
+      process.stdout.write(`Serving ${path.relative(process.cwd(), path.resolve(options.dir)) || '.'}/ at ${server.url.replace('127.0.0.1', 'localhost')}${server.baseUrl()} (Ctrl+C to stop)\n`);
       const stop = () => void server.close().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

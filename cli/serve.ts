@@ -25,8 +25,10 @@ import fresh from 'fresh';
 import mime from 'mime-types';
 import Negotiator from 'negotiator';
 import send from 'send';
+import { readBuiltBaseUrl } from './base-url.ts';
 import { DocsgenError } from './errors.ts';
 import { fileSignature } from './file-signature.ts';
+import { withoutBase } from '../templates/shared/base-url.ts';
 import { PRECOMPRESSED_EXTENSIONS } from './stages/precompress.ts';
 import { BASELINE_HEADERS, HEADERS_JSON } from './stages/security-headers.ts';
 import { pageFileCandidates } from '../templates/shared/routes.ts';
@@ -42,11 +44,18 @@ export interface ServeOptions {
   middleware?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean | Promise<boolean>;
   /** Applied to every HTML response body before sending (watch mode injects its client script). */
   transformHtml?: (html: string, pathname: string) => string;
+  /**
+   * The path to serve the site under ('/portal/'), asked for on every request; undefined,
+   * or no function, means the base URL the folder was built for (see cli/base-url.ts).
+   */
+  baseUrl?: () => string | undefined;
 }
 
 export interface RunningServer {
   /** http://HOST:PORT, with the port actually bound. */
   url: string;
+  /** The path the site is served under now ('/' or '/portal/'). */
+  baseUrl(): string;
   port: number;
   /**
    * Resolves when no file request is being answered (the middleware's long-lived streams
@@ -90,6 +99,10 @@ const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d*
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = await checkSiteDir(options.dir);
+  const builtBaseUrl = await readBuiltBaseUrl(root).catch((error: unknown) => {
+    throw new DocsgenError(`Cannot serve ${displayPath(options.dir)}: ${error instanceof Error ? error.message : String(error)}.`, { hint: 'Run docsgen build again.', cause: error });
+  });
+  const baseUrlNow = () => options.baseUrl?.() ?? builtBaseUrl;
   // The identity content type of each response, for the compression filter: send
   // removes Content-Type from a 304, yet the 304 must still say it varies.
   const identityType = new WeakMap<http.ServerResponse, string>();
@@ -157,9 +170,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return;
     }
     ignoreFutureDate(req);
-    if (options.middleware && (await options.middleware(req, res))) return;
+    // The site lives under its base URL, as on the host it is deployed to: the rest of this
+    // function, and the middleware, see paths from the site's root.
+    const baseUrl = baseUrlNow();
+    const outside = baseUrl === '/' ? undefined : underBaseUrl(req, baseUrl);
+    if (!outside && options.middleware && (await options.middleware(req, res))) return;
     answering++;
     res.once('close', answered);
+    if (outside === 'redirect') {
+      // As Docusaurus's server does, the host's root (or the base without its slash) leads to the site.
+      plain(req, res, 302, `Found: the site is served under ${baseUrl}`, { Location: baseUrl });
+      return;
+    }
+    if (outside === 'not-found') {
+      enableCompression(req, res);
+      await notFound(req, res, safePathname(req.url));
+      return;
+    }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       plain(req, res, 405, 'Method Not Allowed: this server only answers GET and HEAD.', { Allow: 'GET, HEAD' });
@@ -347,6 +374,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${hostInUrl}:${port}`,
     port,
+    baseUrl: baseUrlNow,
     idle() {
       return answering === 0 ? Promise.resolve() : new Promise((resolve) => whenIdle.push(resolve));
     },
@@ -364,6 +392,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
+}
+
+/**
+ * Maps a request under the base URL to the site's root by rewriting `req.url`
+ * ('/portal/docs/x?q' -> '/docs/x?q'); else says how to answer it.
+ */
+function underBaseUrl(req: http.IncomingMessage, baseUrl: string): 'redirect' | 'not-found' | undefined {
+  const url = req.url ?? '/';
+  const queryAt = url.search(/[?#]/);
+  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (pathname === '/' || pathname === baseUrl.slice(0, -1)) return 'redirect';
+  const route = withoutBase(baseUrl, pathname);
+  if (route === undefined) return 'not-found';
+  req.url = route + (queryAt === -1 ? '' : url.slice(queryAt));
+  return undefined;
 }
 
 /** Resolves `dir` to its real path, or explains why it is not a built site. */

@@ -6,6 +6,7 @@
  */
 import type { SidebarEntry, SidebarJson } from '../templates/shared/index.ts';
 import type { ResolvedSidebarItem } from './stages/collect.ts';
+import { withBase } from '../templates/shared/base-url.ts';
 
 export interface DocNeighbour {
   route: string;
@@ -26,7 +27,7 @@ export interface DocPlace {
 export interface SidebarData {
   /** Every sidebar by name, as pages render it and the browser loads it. */
   entries: SidebarJson;
-  /** `entries` serialized: the shared file's contents. */
+  /** `entries` serialized, with their links under the base URL (the browser uses them as they are): the shared file's contents. */
   json: string;
   /**
    * By doc route; a doc listed twice takes its first place, as in reading order. A doc
@@ -35,7 +36,7 @@ export interface SidebarData {
   places: Map<string, DocPlace>;
 }
 
-export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedSidebarItem[]>>): SidebarData {
+export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedSidebarItem[]>>, baseUrl = '/'): SidebarData {
   const entries: SidebarJson = {};
   const places = new Map<string, DocPlace>();
   for (const [name, items] of Object.entries(sidebars)) {
@@ -70,7 +71,9 @@ export function sidebarData(sidebars: Readonly<Record<string, readonly ResolvedS
     });
     for (const page of categoryPages) if (!places.has(page.route)) places.set(page.route, { sidebar: name, path: page.path, trail: page.trail });
   }
-  return { entries, json: JSON.stringify(entries), places };
+  // The pages' copies of these links are put under the base URL with the rest of the page (html-base-url.ts).
+  const json = JSON.stringify(entries, (key, value: unknown) => (key === 'href' && typeof value === 'string' ? withBase(baseUrl, value) : value));
+  return { entries, json, places };
 }
 
 function toEntry(item: ResolvedSidebarItem): SidebarEntry {

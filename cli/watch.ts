@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from './build.ts';
+import type { SiteConfig } from './config.ts';
 import { DocsgenError, formatAnyError } from './errors.ts';
 import { createLogger, formatMs, type LogLevel } from './log.ts';
 import { TEMPLATES_DIR } from './paths.ts';
@@ -81,10 +82,14 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
 
   // The server comes first: a port in use is reported at once, and the last output is
   // served while the first build runs.
-  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host });
+  /** The dev session, made once the server runs; its config says the base URL. */
+  const current: { dev?: { config?: SiteConfig } } = {};
+  const config = () => current.dev?.config;
   let server: RunningServer;
+  // Until the config is loaded, the server serves the base URL the last output was built for.
+  const live = createLiveReload(bundleLiveReloadClient(), { host: options.host, baseUrl: () => config()?.baseUrl ?? server.baseUrl() });
   try {
-    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml });
+    server = await startServer({ dir: outDir, port: options.port, host: options.host, middleware: live.middleware, transformHtml: live.transformHtml, baseUrl: () => config()?.baseUrl });
   } catch (error) {
     live.close();
     throw error;
@@ -108,6 +113,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     writeError: options.writeError,
     serverIdle: () => serverIdle(server),
   });
+  current.dev = dev;
   const reporter = createErrorReporter({ root, logger, live });
   let builds = 0;
   /** The last build's background writes (search index, sitemap, stale files). */

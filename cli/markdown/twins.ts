@@ -11,6 +11,7 @@ import type { LoadedApiDocument } from '../stages/openapi.ts';
 import type { PageKind } from '../stages/render.ts';
 import type { OutputAsset } from '../stages/bundle.ts';
 import { markdownPath } from '../../templates/shared/index.ts';
+import { siteRootUrl } from '../base-url.ts';
 import { apiTwin, type RequestSample } from './api-twin.ts';
 import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
 import { mdxToMdast } from './mdx-to-mdast.ts';
@@ -63,7 +64,7 @@ function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make:
 }
 
 export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
-  const siteUrl = config.url.replace(/\/+$/, '');
+  const siteUrl = siteRootUrl(config);
   const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
 
   const docs = new Map<string, MarkdownTwin>();

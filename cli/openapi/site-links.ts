@@ -8,6 +8,7 @@
  */
 import type { SourceLink } from '../mdx/remark-links.ts';
 import { isPlainObject } from '../json.ts';
+import { withBase } from '../../templates/shared/base-url.ts';
 
 /** The YAML text of the document and how to find things in it. */
 export interface YamlSource {
@@ -29,6 +30,8 @@ export function localizeSiteLinks(
   document: Record<string, unknown>,
   siteUrl: string,
   source: YamlSource,
+  /** Put the links under this base URL: for the copy the browser shows as is (the API console), not for pages, which are put under it after rendering. */
+  baseUrl = '/',
 ): { document: Record<string, unknown>; links: SourceLink[] } {
   const origin = siteUrl.replace(/\/+$/, '');
   const links: SourceLink[] = [];
@@ -60,7 +63,7 @@ export function localizeSiteLinks(
       const nth = seen.get(url) ?? 0;
       seen.set(url, nth + 1);
       record(segments, url, nth, path || '/');
-      return path || '/';
+      return withBase(baseUrl, path || '/');
     };
     return text
       .replace(destination, (match: string, lead: string, path: string | undefined) => `${lead}${site(match.slice(lead.length), path)}`)
@@ -89,7 +92,7 @@ export function localizeSiteLinks(
     if (!match) return value;
     const path = match[1] || '/';
     record(segments, value, 0, path);
-    return path;
+    return withBase(baseUrl, path);
   };
 
   return { document: rewrite(document, []) as Record<string, unknown>, links };

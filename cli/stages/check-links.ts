@@ -11,6 +11,8 @@ import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import type { RenderedPage } from './render.ts';
 import { canonicalPath } from '../../templates/shared/index.ts';
+import { siteRootUrl } from '../base-url.ts';
+import { withBase, withoutBase } from '../../templates/shared/base-url.ts';
 
 export interface PageAnchors {
   ids: Set<string>;
@@ -118,7 +120,9 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     progress?.(byRoute.size, input.pages.length);
   }
   const routes = [...byRoute.keys()];
-  const origin = config.url.replace(/\/$/, '');
+  // Links to the site's own URL (`https://host/portal/docs/x`) are checked like '/docs/x'.
+  const origin = siteRootUrl(config);
+  const { baseUrl } = config;
   const ignored = (href: string) => config.links.ignore.some((prefix) => href.startsWith(prefix));
 
   // A page whose links all resolved stays valid while every link target (the routes with
@@ -136,6 +140,17 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   const resolve = (href: string, page: RenderedPage): Resolution => {
     let target = href;
     if (target.startsWith(origin + '/') || target === origin) target = target.slice(origin.length) || '/';
+    else if (target.startsWith('/') && !target.startsWith('//') && !ignored(href)) {
+      // Pages hold their links under the base URL (see html-base-url.ts); what they point to is the route after it.
+      const route = withoutBase(baseUrl, target);
+      if (route === undefined) {
+        return {
+          reason: `lies outside the site's base URL ${baseUrl}`,
+          hint: `Write links from the site's root ('/docs/x'): the build puts them under ${baseUrl}. A link made by a script or written as raw HTML outside an attribute the build rewrites must include ${baseUrl} itself.`,
+        };
+      }
+      target = route;
+    }
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) return undefined;
     if (target === '' || target === '#') return null;
     if (!target.startsWith('/') && !target.startsWith('#')) {
@@ -222,6 +237,13 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
 }
 
+/** A link of a page as its author wrote it: the page holds it under the base URL. */
+function asWritten(href: string, baseUrl: string, sourceLinks: RenderedPage['sourceLinks']): { href: string; source?: RenderedPage['sourceLinks'][number] } {
+  const source = sourceLinks.find((l) => l.href === href) ?? sourceLinks.find((l) => withBase(baseUrl, l.href) === href);
+  if (source) return { href: source.href, source };
+  return { href: href.startsWith('/') && !href.startsWith('//') ? (withoutBase(baseUrl, href) ?? href) : href };
+}
+
 /**
  * The scheme of a link that runs script or shows attacker-made content when followed:
  * javascript: and vbscript: anywhere, data: except on images. Browsers ignore leading
@@ -278,7 +300,7 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
     // A link on every page (or on every page but the 404) is in the layout: report it once.
     if (items.length >= pageCount - 1 && pageCount > 2) {
       errors.push(
-        new DocsgenError(`${first.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' on every page ${first.reason}.`, {
+        new DocsgenError(`${first.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${asWritten(href, config.baseUrl, []).href}' on every page ${first.reason}.`, {
           file: configFile,
           hint: `It comes from the navbar or footer (site.config.ts) or a layout in templates/. ${first.hint}`,
         }),
@@ -287,12 +309,12 @@ function toErrors(broken: Broken[], pageCount: number, config: SiteConfig): Docs
       continue;
     }
     for (const item of items) {
-      const source = item.page.sourceLinks.find((l) => l.href === href);
+      const { href: written, source } = asWritten(href, config.baseUrl, item.page.sourceLinks);
       const key = `${item.page.sourceFile ?? item.page.route}\0${href}`;
       if (reported.has(key)) continue;
       reported.add(key);
       errors.push(
-        new DocsgenError(`${item.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${href}' ${item.reason}.`, {
+        new DocsgenError(`${item.kind === 'unsafe' ? 'Unsafe' : 'Broken'} link '${written}' ${item.reason}.`, {
           file: item.page.sourceFile ?? `(page ${item.page.route})`,
           line: source?.line,
           column: source?.column,

@@ -91,10 +91,12 @@ export interface LoadedApiDocument {
 }
 
 export interface LoadApiOptions {
-  /** The site's `url`: links to it in descriptions become root-relative in what the API reference shows. */
+  /** The site's `url` (with its base URL): links to it in descriptions become root-relative in what the API reference shows. */
   siteUrl?: string;
   /** The config's `postman` texts; default English. */
   postmanTexts?: PostmanTexts;
+  /** The site's base URL, which the API console's copy of the document (rendered in the browser) puts in front of those links. */
+  baseUrl?: string;
 }
 
 
@@ -181,6 +183,8 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   // The downloads and Postman keep the author's absolute links; the reference shows the site's own.
   const shown = options.siteUrl ? localizeSiteLinks(document, options.siteUrl, yamlSource) : { document, links: [] };
   const operations = summarizeOperations(shown.document);
+  // The pages put their links under the base URL after rendering; the console renders this JSON in the browser, so it gets them from here.
+  const consoleDocument = options.siteUrl && options.baseUrl && options.baseUrl !== '/' ? localizeSiteLinks(document, options.siteUrl, yamlSource, options.baseUrl).document : shown.document;
 
   const info = asObject(shown.document.info);
   const api: ParsedApi = {
@@ -195,7 +199,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
     document: shown.document,
     yamlText,
     jsonText: `${JSON.stringify(document, null, 2)}\n`,
-    referenceJsonText: `${JSON.stringify(shown.document, null, 2)}\n`,
+    referenceJsonText: `${JSON.stringify(consoleDocument, null, 2)}\n`,
     siteLinks: shown.links,
   };
   // The downloads and Postman keep the author's absolute links.

@@ -29,6 +29,9 @@ import { docPagination } from '../doc-pagination.ts';
 import { API_ISLAND } from '../../templates/shared/api-reference.ts';
 import { markdownPath } from '../../templates/shared/index.ts';
 import { NOT_FOUND_ROUTE } from '../../templates/shared/routes.ts';
+import { withBase } from '../../templates/shared/base-url.ts';
+import { absoluteUrl } from '../base-url.ts';
+import { htmlWithBaseUrl } from '../html-base-url.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
@@ -118,17 +121,22 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     const head: HeadData = {
       title: fullTitle,
       description: entry.description,
-      canonical: `${config.url.replace(/\/$/, '')}${canonicalRoute === '/' ? '/' : canonicalRoute}`,
+      canonical: absoluteUrl(config, canonicalRoute),
       ogType: entry.ogType,
       noindex: entry.kind === 'not-found' || entry.unlisted === true,
       keywords: entry.keywords,
-      image: entry.image && previewImageUrl(entry.image, config.url),
+      image: entry.image && previewImageUrl(entry.image, config),
       markdown: hasMarkdownTwin(entry.kind) ? markdownPath(canonicalRoute) : undefined,
     };
     // Doc and API reference pages have a "Copy page" button, whose code loads on its first click.
     const copyPage = entry.kind === 'doc' || entry.kind === 'docs-root' || entry.kind === 'api' ? COPY_PAGE_ISLANDS : [];
     const wanted = new Set([...PAGE_ISLANDS, ...copyPage, ...(entry.islands ?? [])]);
-    const islands = Object.fromEntries(Object.entries(input.assets.islands).filter(([name]) => wanted.has(name)));
+    // The manifest is data, not markup: its URLs are put under the base URL here, where htmlWithBaseUrl() does not look.
+    const islands = Object.fromEntries(
+      Object.entries(input.assets.islands)
+        .filter(([name]) => wanted.has(name))
+        .map(([name, island]) => [name, { js: withBase(config.baseUrl, island.js), css: island.css.map((css) => withBase(config.baseUrl, css)) }]),
+    );
     const assets: PageAssets = { ...input.assets, islands, preload: [] };
     try {
       const element: ReactElement = createElement(Document, {
@@ -138,7 +146,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         assets,
         children: entry.body,
       });
-      const html = flatString(`<!DOCTYPE html>${renderToString(element)}`);
+      const html = flatString(htmlWithBaseUrl(`<!DOCTYPE html>${renderToString(element)}`, config.baseUrl));
       return {
         route: entry.route,
         kind: entry.kind,
@@ -188,7 +196,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
       description: entry.meta.description,
       body,
       sourceFile: entry.page.relFile,
-      sourceLinks: 'compiled' in entry ? withImage(entry.compiled.links, entry.page.frontMatter?.image, config.url, entry.page.source) : [],
+      sourceLinks: 'compiled' in entry ? withImage(entry.compiled.links, entry.page.frontMatter?.image, config, entry.page.source) : [],
       keywords: entry.page.frontMatter?.keywords,
       image: entry.page.frontMatter?.image,
       unlisted: entry.page.frontMatter?.unlisted,
@@ -220,7 +228,8 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         operations: api.operations.map((op) => ({ ...toOperationView(op), ...input.apiExamples?.get(api.id)?.get(op.operationId) })),
         samplesGroupId: ref.samplesGroupId,
         island: {
-          specUrl: `/openapi/${api.id}.reference.json`,
+          // Island props are data, which htmlWithBaseUrl() leaves alone.
+          specUrl: withBase(config.baseUrl, `/openapi/${api.id}.reference.json`),
           tryItServer: pickServer([api.servers], ref.sandboxServer),
           sandboxServer: ref.sandboxServer ?? '',
           ...(config.theme ? { primary: { light: config.theme.colors.light.primary, dark: config.theme.colors.dark.primary } } : {}),
@@ -274,15 +283,15 @@ type EmitEntry = {
  * The preview image as a link of the page's source, at the line of its front-matter
  * field, so a missing file is reported there by the link check (which reads og:image).
  */
-function withImage(links: SourceLink[], image: string | undefined, siteUrl: string, source: string): SourceLink[] {
+function withImage(links: SourceLink[], image: string | undefined, config: SiteConfig, source: string): SourceLink[] {
   if (!image?.startsWith('/')) return links;
   const line = source.split('\n').findIndex((text) => /^image\s*:/.test(text));
-  return [...links, { href: previewImageUrl(image, siteUrl), line: line + 1, column: 1 }];
+  return [...links, { href: previewImageUrl(image, config), line: line + 1, column: 1 }];
 }
 
-/** og:image wants an absolute URL: a path of the site is resolved against the site's URL. */
-function previewImageUrl(image: string, siteUrl: string): string {
-  return image.startsWith('/') ? `${siteUrl.replace(/\/$/, '')}${image}` : image;
+/** og:image wants an absolute URL: a path of the site is resolved against the site's URL and base URL. */
+function previewImageUrl(image: string, config: SiteConfig): string {
+  return image.startsWith('/') ? absoluteUrl(config, image) : image;
 }
 
 function mdx(compiled: CompiledMdx): ReactElement {
@@ -294,6 +303,7 @@ export function siteData(config: SiteConfig): SiteData {
     title: config.title,
     tagline: config.tagline,
     url: config.url,
+    baseUrl: config.baseUrl,
     favicon: config.favicon,
     locale: { code: config.locale.code, label: config.locale.label, direction: config.locale.direction },
     contentLanguage: config.contentLanguage,
@@ -330,7 +340,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
         title: doc.frontMatter.title,
         description: doc.frontMatter.description,
         sourceFile: doc.relFile,
-        sourceLinks: withImage(compiled.links, doc.frontMatter.image, config.url, doc.source),
+        sourceLinks: withImage(compiled.links, doc.frontMatter.image, config, doc.source),
         sidebar,
         keywords: doc.frontMatter.keywords,
         image: doc.frontMatter.image,
@@ -427,7 +437,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       title: entry.post.frontMatter.title,
       description: entry.post.frontMatter.description,
       sourceFile: entry.post.relFile,
-      sourceLinks: withImage(entry.full.links, entry.post.frontMatter.image, config.url, entry.post.source),
+      sourceLinks: withImage(entry.full.links, entry.post.frontMatter.image, config, entry.post.source),
       ogType: 'article',
       keywords: entry.post.frontMatter.keywords,
       image: entry.post.frontMatter.image,

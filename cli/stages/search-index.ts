@@ -12,6 +12,7 @@
  * downloads a few kilobytes however large the site grows. See
  * templates/client/search/format.ts for the files.
  */
+import { withBase } from '../../templates/shared/base-url.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Parser, type Handler } from 'htmlparser2';
@@ -152,7 +153,7 @@ export async function buildSearchIndex(input: SearchIndexInput, config: SiteConf
   const data = await buildIndexData(pages, analyzer, pause, cache);
   const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
   if (pause.due()) await pause();
-  return { files: indexFiles(data), pages: pages.length, records: data.passages.length, stems };
+  return { files: indexFiles(data, config.baseUrl), pages: pages.length, records: data.passages.length, stems };
 }
 
 /** Awaited between pieces of work when due(): see timeSlicer(). */
@@ -563,8 +564,11 @@ export function isSearchIndexFile(rel: string): boolean {
 
 const SEARCH_FOLDER = 'assets/search';
 
-/** The index as output files; the folder name is a hash of the contents. */
-export function indexFiles(data: SearchIndexData): OutputAsset[] {
+/**
+ * The index as output files; the folder name is a hash of the contents. The URLs in the
+ * entry point (the folder, every page) are put under the base URL, so the browser uses them as they are.
+ */
+export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] {
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
@@ -574,7 +578,7 @@ export function indexFiles(data: SearchIndexData): OutputAsset[] {
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
-  const meta: SearchMeta = { ...data.meta, base: `/${folder}/` };
+  const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, title, kind]) => [withBase(baseUrl, url), title, kind]) };
   return [
     { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) },
     ...bodies.map(([name, body]) => ({ path: `${folder}/${name}`, contents: encoder.encode(body) })),

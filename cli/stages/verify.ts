@@ -21,6 +21,7 @@ import { LinkChecker, LinkState } from 'linkinator';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { startServer } from '../serve.ts';
+import { withBase } from '../../templates/shared/base-url.ts';
 
 export interface VerifyOptions {
   dir: string;
@@ -89,7 +90,8 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
   try {
     const local = server.url;
     const ignored = config.links.ignore;
-    const pageUrls = options.routes.map((route) => new URL(route, `${local}/`).href);
+    // The server serves the folder under the base URL its build wrote into it, as the host will.
+    const pageUrls = options.routes.map((route) => new URL(withBase(config.baseUrl, route), `${local}/`).href);
     const ledger = createCrawlLedger(pageUrls);
     const broken = new Map<string, { status: number | undefined; page?: string }>();
     let checked = 0;

@@ -24,6 +24,7 @@ import type { LoadedApiDocument } from './openapi.ts';
 import type { RenderedPage } from './render.ts';
 import { stagingDir } from './publish.ts';
 import { listStaticFiles } from './static-files.ts';
+import { baseUrlFile, siteRootUrl } from '../base-url.ts';
 
 /** Output files other than pages, as (path inside the output, contents). */
 export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; posts: readonly CompiledPost[]; pages: readonly RenderedPage[] }, config: SiteConfig): OutputAsset[] {
@@ -39,8 +40,9 @@ export function generatedFiles(input: { apis: readonly LoadedApiDocument[]; post
   }
   files.push(text('sitemap.xml', sitemap(input.pages, config)));
   if (!existsSync(path.join(config.dirs.static, 'robots.txt'))) {
-    files.push(text('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${config.url.replace(/\/$/, '')}/sitemap.xml\n`));
+    files.push(text('robots.txt', `User-agent: *\nAllow: /\n\nSitemap: ${siteRootUrl(config)}/sitemap.xml\n`));
   }
+  files.push(baseUrlFile(config.baseUrl));
   if (config.blog.enabled) {
     const feed = blogFeed(input.posts.filter((entry) => !entry.post.frontMatter.unlisted), config);
     files.push(text(`${config.blog.routeBasePath.slice(1)}/rss.xml`, feed.rss2()));
@@ -359,7 +361,7 @@ async function readFolder(dir: string, remember: 'contents' | 'paths'): Promise<
 }
 
 function sitemap(pages: readonly RenderedPage[], config: SiteConfig): string {
-  const origin = config.url.replace(/\/$/, '');
+  const origin = siteRootUrl(config);
   const urls = pages
     .filter((p) => p.indexable)
     .map((p) => p.route)
@@ -387,7 +389,7 @@ function escapeHtml(value: string): string {
 }
 
 function blogFeed(posts: readonly CompiledPost[], config: SiteConfig): Feed {
-  const origin = config.url.replace(/\/$/, '');
+  const origin = siteRootUrl(config);
   const blogUrl = origin + config.blog.routeBasePath;
   const feed = new Feed({
     title: `${config.title} ${config.blog.title}`,

@@ -20,6 +20,7 @@ import {
   type LiveMessage,
   type OverlayPayload,
 } from '../../templates/shared/live-reload.ts';
+import { withBase } from '../../templates/shared/base-url.ts';
 
 // The protocol is shared with the browser script; the server's users import it from here.
 export { CLIENT_PATH, ERRORS_PATH, EVENTS_PATH, LIVE_PREFIX, type LiveMessage, type OverlayError, type OverlayPayload } from '../../templates/shared/live-reload.ts';
@@ -60,8 +61,9 @@ export async function bundleLiveReloadClient(): Promise<string> {
 /**
  * `clientScript` may still be bundling: the server starts meanwhile and the script is served once it is ready.
  * `host`: the name or address the server was told to listen on, accepted in the Host header besides localhost.
+ * `baseUrl`: the path the site is served under, for the script tag pages get; the server maps it back to LIVE_PREFIX.
  */
-export function createLiveReload(clientScript: Promise<string>, options: { host?: string } = {}): LiveReload {
+export function createLiveReload(clientScript: Promise<string>, options: { host?: string; baseUrl?: () => string | undefined } = {}): LiveReload {
   /** Changes with every start, so a page that reconnects to a restarted watch reloads. */
   const serverId = randomUUID();
   // A failed bundle is reported when a page asks for the script (a 500 and the stack in the terminal).
@@ -133,7 +135,7 @@ export function createLiveReload(clientScript: Promise<string>, options: { host?
       return true;
     },
     transformHtml(html) {
-      const tag = `<script type="module" src="${CLIENT_PATH}"></script>`;
+      const tag = `<script type="module" src="${withBase(options.baseUrl?.() ?? '/', CLIENT_PATH)}"></script>`;
       const head = html.indexOf('</head>');
       if (head !== -1) return `${html.slice(0, head)}${tag}${html.slice(head)}`;
       const body = html.lastIndexOf('</body>');

@@ -7,8 +7,12 @@
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
 import { EVENTS_PATH, HELLO_EVENT, type LiveHello, type LiveMessage, type LiveMessageOf, type OverlayPayload } from '../shared/live-reload.ts';
+import { withoutBase } from '../shared/base-url.ts';
+import { siteBaseUrl, siteUrl } from './base-url.ts';
 import { keepLive, morph, type RefreshDetail } from './morph.ts';
 
+/** Under the base URL, like every URL of the site: the server maps it back to its root. */
+const EVENTS_URL = siteUrl(EVENTS_PATH);
 const SCROLL_KEY = 'docsgen.live-reload.scroll';
 const OVERLAY_ID = 'docsgen-error-overlay';
 
@@ -47,10 +51,11 @@ function restoreScroll(): void {
 
 function swapStylesheets(swap: Record<string, string>): void {
   for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')) {
-    const next = swap[new URL(link.href, location.href).pathname];
+    // The server names stylesheets by their path from the site's root.
+    const next = swap[withoutBase(siteBaseUrl(), new URL(link.href, location.href).pathname) ?? ''];
     if (!next) continue;
     const fresh = link.cloneNode() as HTMLLinkElement;
-    fresh.href = next;
+    fresh.href = siteUrl(next);
     // The old sheet stays until the new one applies, so nothing flashes unstyled.
     const done = () => link.remove();
     fresh.addEventListener('load', done, { once: true });
@@ -133,7 +138,7 @@ function parse<T>(event: Event): T | undefined {
 }
 
 function connect(): void {
-  const source = new EventSource(EVENTS_PATH);
+  const source = new EventSource(EVENTS_URL);
   // Each message arrives as the event named by its type, so a type the server no longer sends fails the typecheck here.
   const on = (type: LiveMessage['type'], listener: (event: MessageEvent) => void) => source.addEventListener(type, listener);
   source.addEventListener(HELLO_EVENT, (event) => {
@@ -149,8 +154,8 @@ function connect(): void {
     const data = parse<LiveMessageOf<'reload'>>(event);
     if (!data) return;
     // The router forgets its copies of these pages (prefetched, or kept for back and forward).
-    document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes } }));
-    const here = canonicalPath(location.pathname);
+    document.dispatchEvent(new CustomEvent(EVENTS.invalidate, { detail: { routes: data.routes.map(siteUrl) } }));
+    const here = withoutBase(siteBaseUrl(), canonicalPath(location.pathname)) ?? '';
     if (data.routes.includes(here)) refresh(data.pages?.[here]);
   });
   on('reload-all', () => reload());

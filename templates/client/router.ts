@@ -48,8 +48,20 @@ const PREFETCH_CONCURRENCY = 2;
  */
 const VISIBLE_PREFETCH_LIMIT = 8;
 let prefetching = 0;
+/** The path the site is served under (see shared/base-url.ts); read here, not imported, to keep the code before load small. */
+const BASE_URL = document.documentElement.getAttribute(DATA.baseUrl) ?? '/';
+
+/**
+ * The one address of a page (see canonicalPath); the home page of a site under a base URL
+ * keeps its slash ('/portal/'), the address the server and the canonical link give it.
+ */
+function pagePath(pathname: string): string {
+  const path = canonicalPath(pathname);
+  return path === BASE_URL.slice(0, -1) ? BASE_URL : path;
+}
+
 /** Path of the page on screen: it changes only when a page was swapped in. */
-let currentPath = canonicalPath(location.pathname);
+let currentPath = pagePath(location.pathname);
 let currentKey = '';
 let navigationId = 0;
 /** True from a click or back/forward until the new page is on screen: scrolling then belongs to neither entry. */
@@ -83,7 +95,8 @@ export function routableUrl(anchor: HTMLAnchorElement): URL | null {
     return null;
   }
   if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) return null;
-  if (/^\/(openapi|assets)\//.test(url.pathname)) return null;
+  // Outside the base URL is another site on this host; its downloads and assets are files, not pages.
+  if (!url.pathname.startsWith(BASE_URL) || /^(openapi|assets)\//.test(url.pathname.slice(BASE_URL.length))) return null;
   if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) && !url.pathname.endsWith('.html')) return null;
   return url;
 }
@@ -145,7 +158,7 @@ export function prefetchAllowed(): boolean {
 function prefetchPath(anchor: HTMLAnchorElement): string | null {
   const url = routableUrl(anchor);
   if (!url || !prefetchAllowed()) return null;
-  const path = canonicalPath(url.pathname);
+  const path = pagePath(url.pathname);
   return path === currentPath || cache.has(path) ? null : path;
 }
 
@@ -402,7 +415,7 @@ function showRetry(url: string, mode: Mode, message: string): void {
 
 export async function navigate(target: URL, mode: Mode): Promise<void> {
   const id = ++navigationId;
-  const path = canonicalPath(target.pathname);
+  const path = pagePath(target.pathname);
   const url = `${path}${target.search}${target.hash}`;
   closeMenu(false);
   if (mode !== 'pop') saveScroll();
@@ -502,7 +515,7 @@ function onClick(event: MouseEvent): void {
   const anchor = anchorOf(event.target);
   const url = anchor && routableUrl(anchor);
   if (!url) return;
-  const path = canonicalPath(url.pathname);
+  const path = pagePath(url.pathname);
   if (path === currentPath && url.search === location.search) {
     saveScroll();
     // A #fragment of this page is the browser's job (focus, :target, hashchange).
@@ -519,7 +532,7 @@ function onClick(event: MouseEvent): void {
 function onPopState(event: PopStateEvent): void {
   window.clearTimeout(scrollTimer);
   const state: unknown = event.state;
-  const path = canonicalPath(location.pathname);
+  const path = pagePath(location.pathname);
   if (state === null && path === currentPath) {
     // A #fragment the browser navigated to: the entry joins the router's, to get a scroll position too.
     currentKey = newKey();
@@ -571,7 +584,7 @@ export function initRouter(): void {
   document.addEventListener(EVENTS.invalidate, (event) => {
     const routes = (event as CustomEvent<{ routes?: string[] } | null>).detail?.routes;
     if (!routes) cache.clear();
-    else for (const route of routes) cache.delete(canonicalPath(route));
+    else for (const route of routes) cache.delete(pagePath(route));
   });
   document.addEventListener(EVENTS.refresh, (event) => {
     const detail = (event as CustomEvent<RefreshDetail | null>).detail;

@@ -41,6 +41,7 @@ function entry(item: SidebarEntry, path: number[]): HTMLLIElement {
   li.className = item.className ? `menu__list-item ${item.className}` : 'menu__list-item';
   const link = document.createElement('a');
   link.textContent = item.label;
+  // The build wrote the JSON's links under the base URL.
   if (item.href) link.setAttribute('href', item.href);
   if (item.type === 'category') {
     li.classList.add('menu__category', 'menu__category--collapsed');

@@ -31,6 +31,8 @@ export interface SiteData {
   title: string;
   tagline: string;
   url: string;
+  /** Path the site is served under ('/' or '/docs-portal/'); links in the markup are written from the site's root and put under it after rendering. */
+  baseUrl: string;
   /** Favicon URL from the config. */
   favicon: string;
   locale: { code: string; label: string; direction: 'ltr' | 'rtl' };

@@ -4,7 +4,7 @@ import { Footer } from '../components/Footer.tsx';
 import { Navbar } from '../components/Navbar.tsx';
 import { ThemeColorMeta, ThemeColors } from '../components/ThemeColors.tsx';
 import { PageContext, SiteContext, type PageContextData, type SiteData } from '../components/SiteContext.tsx';
-import { HEAD_DATA, IDS, type IslandManifest } from '../shared/index.ts';
+import { DATA, HEAD_DATA, IDS, type IslandManifest } from '../shared/index.ts';
 
 export interface HeadData {
   /** Full <title>, already "Page | Site". */
@@ -57,7 +57,7 @@ export function Document({
   children: ReactNode;
 }) {
   return (
-    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode} {...(site.announcementBar ? { [HEAD_DATA.announcementId]: site.announcementBar.id } : {})}>
+    <html lang={site.locale.code} dir={site.locale.direction} data-theme={site.colorMode.defaultMode} {...(site.announcementBar ? { [HEAD_DATA.announcementId]: site.announcementBar.id } : {})} {...(site.baseUrl === '/' ? {} : { [DATA.baseUrl]: site.baseUrl })}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -100,7 +100,7 @@ export function Document({
             <a className="skip-link" href={`#${IDS.mainContent}`}>
               Skip to main content
             </a>
-            <BaseUrlWarning route={page.route} />
+            <BaseUrlWarning route={page.route} baseUrl={site.baseUrl} />
             <AnnouncementBar />
             <Navbar />
             <div className="main-wrapper" id={IDS.page}>
@@ -119,21 +119,26 @@ export function Document({
  * Shown only when both the stylesheet (which hides it) and the client script (which
  * removes it) failed to load: the usual cause is a site served under another path than
  * its base URL. The inline script still runs then, and works out the path the site is
- * served under by taking this page's route off the address.
+ * served under by taking this page's route off the address. The route and the base URL
+ * come from attributes, so the script is the same on every page and every site.
  */
-function BaseUrlWarning({ route }: { route: string }) {
+function BaseUrlWarning({ route, baseUrl }: { route: string; baseUrl: string }) {
   // String.raw keeps the regular expressions' backslashes for the browser.
   // The route comes from an attribute so the script is the same on every page: one hash in the Content-Security-Policy.
-  const suggest = String.raw`(function(){var r=document.currentScript.getAttribute('data-route'),p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b==='/'?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
+  const suggest = String.raw`(function(){var r=document.currentScript.getAttribute('data-route'),p=location.pathname.replace(/\/index\.html$/,'/').replace(/\.html$/,'').replace(/\/+$/,'')||'/',b;if(r==='/')b=p;else if(p.slice(-r.length)===r)b=p.slice(0,p.length-r.length);if(b===undefined)return;b=b.replace(/\/*$/,'/');document.getElementById('${IDS.baseUrlSuggestion}').textContent=b===(document.documentElement.getAttribute('${DATA.baseUrl}')||'/')?'The base URL looks right: check that the assets folder of the build was deployed next to the pages.':'We suggest trying baseUrl = '+b;})()`;
   return (
     <div id={IDS.baseUrlBanner} className="base-url-issue" role="alert" style={{ border: '3px solid #e00', background: '#fee', color: '#000', padding: '1rem', margin: '1rem', fontFamily: 'sans-serif' }}>
       <p style={{ fontWeight: 'bold', margin: 0 }}>Your site did not load properly.</p>
       <p>Its scripts and styles could not be loaded. A wrong base URL is the usual reason: the site is served under another path than the one it was built for.</p>
       <p>
-        Current configured baseUrl = / <span id={IDS.baseUrlSuggestion} style={{ fontWeight: 'bold' }} />
+        Current configured baseUrl = {baseUrl}
+        {baseUrl === '/' ? ' (default value)' : ''} <span id={IDS.baseUrlSuggestion} style={{ fontWeight: 'bold' }} />
       </p>
       <script data-route={route} dangerouslySetInnerHTML={{ __html: suggest }} />
-      <p>This version of docsgen builds sites for the root of a host only: serve the built folder there (for example with `docsgen serve`).</p>
+      <p>
+        Set <code>baseUrl</code> in site.config.ts to the path the site is served under and build again, or serve the built folder under {baseUrl} (
+        <code>docsgen serve</code> does).
+      </p>
     </div>
   );
 }

@@ -60,6 +60,8 @@ export const DATA = {
   reload: 'data-reload',
   /** On the "Copy page" control: the URL of the page's Markdown twin. */
   copyPage: 'data-copy-page',
+  /** On <html> of a site whose base URL is not '/': that base URL ('/docs-portal/'), see base-url.ts. */
+  baseUrl: 'data-base-url',
 } as const;
 
 /** Fragment of the API reference's interactive console: `#try/operations/createPayment` opens it at that operation. */
@@ -90,8 +92,8 @@ export const EVENTS = {
   theme: 'docsgen:theme',
   /**
    * Dispatched by watch mode when pages were rebuilt: the router forgets its copies of
-   * them, so the next visit fetches them afresh. detail: { routes?: string[] }; no
-   * routes means every page.
+   * them, so the next visit fetches them afresh. detail: { routes?: string[] }, the pages'
+   * URL paths (under the base URL); no routes means every page.
    */
   invalidate: 'docsgen:invalidate',
   /**

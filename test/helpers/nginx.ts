@@ -51,7 +51,25 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
 }
 
-export async function startNginx(dist: string, options: { workers?: number } = {}): Promise<RunningNginx> {
+/**
+ * deploy/nginx.conf changed as the README says for a site under a base URL: `dist` lies in
+ * a folder named after the base URL, `root` is its parent, and the base URL goes in front
+ * of /assets/ and /404.html; the host's root redirects to the site.
+ */
+function underBaseUrl(serverBlock: string, dist: string, baseUrl: string): string {
+  if (!dist.endsWith(baseUrl.replace(/\/$/, ''))) throw new Error(`${dist} must end with the base URL ${baseUrl}`);
+  const edits: [string, string][] = [
+    [`root ${DEPLOYED_ROOT};`, `root ${dist.slice(0, dist.length - baseUrl.length + 1)};`],
+    ['location /assets/ {', `location ${baseUrl}assets/ {`],
+    ['error_page 404 /404.html;', `error_page 404 ${baseUrl}404.html;\n    location = / {\n        return 302 ${baseUrl};\n    }`],
+  ];
+  return edits.reduce((block, [from, to]) => {
+    if (!block.includes(from)) throw new Error(`deploy/nginx.conf no longer has "${from}": update the base-URL recipe in the README and here`);
+    return block.replace(from, to);
+  }, serverBlock);
+}
+
+export async function startNginx(dist: string, options: { workers?: number; baseUrl?: string } = {}): Promise<RunningNginx> {
   if (!NGINX) throw new Error('nginx is not installed: run test/setup/ensure-system-deps.sh (npm test does it for you)');
   const prefix = await mkdtemp(path.join(os.tmpdir(), 'docsgen-nginx-'));
   let child: ChildProcess | undefined;
@@ -66,9 +84,8 @@ export async function startNginx(dist: string, options: { workers?: number } = {
   };
   try {
     const port = await freePort();
-    const serverBlock = (await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8'))
-      .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
-      .replaceAll(DEPLOYED_ROOT, dist);
+    const deployed = (await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8')).replace(/listen 80;/, `listen 127.0.0.1:${port};`);
+    const serverBlock = (options.baseUrl && options.baseUrl !== '/' ? underBaseUrl(deployed, dist, options.baseUrl) : deployed).replaceAll(DEPLOYED_ROOT, dist);
     const withBrotli = hasBrotli();
     const conf = [
       // Workers must read a build that lives in a private temp folder of this user.

@@ -15,17 +15,18 @@ import { createPortal } from 'react-dom';
 import { SearchButtonControl } from '../../components/SearchButton.tsx';
 import { mountReact } from '../island-root.tsx';
 import { excerpt, highlight, normalizeQuery, openSearchEngine, type SearchEngine, type SearchResult, type Segment } from '../search/engine.ts';
-import { SEARCH_KIND_LABELS, type SearchPassage } from '../../shared/search-format.ts';
+import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchPassage } from '../../shared/search-format.ts';
 import { isSearchShortcut } from '../search-shortcut.ts';
 import { readStorage, writeStorage } from '../storage.ts';
 import { DATA } from '../../shared/index.ts';
+import { siteUrl } from '../base-url.ts';
 import '../../styles/search.css';
 
 const RECENT_KEY = 'docsgen.search.recent';
 const MAX_RECENT = 5;
 /** Results whose text is fetched before the list shows; the rest load as they scroll into view. */
 const EAGER_PASSAGES = 4;
-const DOCS_INDEX = '/docs';
+const DOCS_INDEX = siteUrl('/docs');
 /** Typing pauses shorter than this do not start a search: fast typists fetch only for what they meant. */
 const SEARCH_DELAY_MS = 90;
 /** How long results must stay on screen before the text of the results below the first few is fetched. */
@@ -42,7 +43,7 @@ async function loadJson(url: string): Promise<unknown> {
 }
 
 function loadEngine(): Promise<SearchEngine> {
-  engine ??= openSearchEngine(loadJson);
+  engine ??= openSearchEngine(loadJson, siteUrl(`/${SEARCH_META_PATH}`));
   // A failed load (offline, or a new deploy replaced the index folder) is retried on the next keystroke.
   engine.catch(() => {
     engine = undefined;
