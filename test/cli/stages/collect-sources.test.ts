@@ -128,9 +128,9 @@ describe('output paths', () => {
     assert.equal(result.code, 1, result.output);
     const output = result.output;
     assert.match(output, /Found 3 output paths written by two sources:/);
-    assert.match(output, /content\/docs\/folder\.mdx and content\/docs\/folder\/index\.mdx would both be written to docs\/folder\/index\.html \(the URL \/docs\/folder\)/);
+    assert.match(output, /content\/docs\/folder\.mdx and content\/docs\/folder\/index\.mdx would both be written to docs\/folder\.html \(the URL \/docs\/folder\)/);
     assert.match(output, /Fix: A doc named x\.mdx and a doc x\/index\.mdx get the same URL/);
-    assert.match(output, /content\/docs\/intro\.mdx and content\/pages\/docs\/intro\.mdx would both be written to docs\/intro\/index\.html/);
+    assert.match(output, /content\/docs\/intro\.mdx and content\/pages\/docs\/intro\.mdx would both be written to docs\/intro\.html/);
     assert.match(output, /Fix: A page in the pages folder and a doc have the same URL/);
     assert.match(output, /static\/docs\/guia\/primeiro-passo\.html and content\/docs\/guia\/primeiro-passo\.mdx would both be written to docs\/guia\/primeiro-passo\.html/);
     assert.match(output, /Fix: A file in the static folder is published at its own path/);

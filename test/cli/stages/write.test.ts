@@ -1,6 +1,6 @@
 /** Stage write: a site in memory becomes files in a staging folder beside the output. */
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../../cli/config.ts';
@@ -36,7 +36,9 @@ describe('write', () => {
     assert.equal(await readFile(path.join(result.dir, 'docs/guia/passo/index.html'), 'utf8'), '<p>passo</p>');
     assert.equal(await readFile(path.join(result.dir, 'img/logo.svg'), 'utf8'), '<svg/>');
     assert.equal(result.fileCount, 8);
-    assert.equal(result.bytes, ['<p>home</p>', '<p>lost</p>', '<p>passo</p>', '<p>passo</p>', 'run()', '<rss/>'].reduce((sum, s) => sum + Buffer.byteLength(s), 0), 'bytes of what it wrote besides the static files');
+    const staticBytes = (await stat(path.join(root, 'static/favicon.ico'))).size + Buffer.byteLength('<svg/>');
+    const written = ['<p>home</p>', '<p>lost</p>', '<p>passo</p>', '<p>passo</p>', 'run()', '<rss/>'].reduce((sum, s) => sum + Buffer.byteLength(s), 0);
+    assert.equal(result.bytes, written + staticBytes, 'bytes of every file it wrote, the static files included');
     assert.deepEqual(await listFiles(outDir).catch(() => []), [], 'nothing is written where readers look');
   });
 
