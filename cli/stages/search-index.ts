@@ -26,6 +26,9 @@ import {
   SEARCH_FORMAT_VERSION,
   SEARCH_META_PATH,
   encodePostings,
+  passageFile,
+  type LaterPassageFile,
+  type LeadPassageFile,
   type Posting,
   type SearchKind,
   type SearchMeta,
@@ -118,13 +121,15 @@ export interface SearchIndexResult {
  */
 export interface SearchIndexCache {
   stems: Map<string, string>;
+  /** wordTokens() by written word: folding with Unicode regular expressions was most of the stage. */
+  tokens: Map<string, string[]>;
   recordsOfPage: WeakMap<RenderedPage, SearchRecord[]>;
   recordsOfApi: WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>;
   countsOfRecord: WeakMap<SearchRecord, RecordCounts>;
 }
 
 export function createSearchIndexCache(): SearchIndexCache {
-  return { stems: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
+  return { stems: new Map(), tokens: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
 }
 
 export interface SearchIndexOptions {
@@ -436,7 +441,7 @@ interface RecordCounts {
   passages: SearchPassage[];
 }
 
-function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCounts {
+function countRecord(rec: SearchRecord, stems: Map<string, string>, tokens: Map<string, string[]>): RecordCounts {
   const bounds = passageBounds(rec.text);
   const counts = { weights: new Map<string, number>(), bonuses: new Map<string, number>(), firstPassage: new Map<string, number>(), forms: new Map<string, Set<string>>(), length: 0 };
   const passageAt = (offset: number) => {
@@ -448,7 +453,9 @@ function countRecord(rec: SearchRecord, stems: Map<string, string>): RecordCount
   const add = (text: string, field: FieldName, withPassages: boolean) => {
     const found: string[] = [];
     for (const word of words(text)) {
-      for (const token of wordTokens(word.text)) {
+      let forms = tokens.get(word.text);
+      if (!forms) tokens.set(word.text, (forms = wordTokens(word.text)));
+      for (const token of forms) {
         if (isStopword(token)) continue;
         const term = stem(token, stems);
         found.push(term);
@@ -495,7 +502,7 @@ export async function buildIndexData(pages: readonly SearchPage[], pause = timeS
     for (const rec of page.records) {
       if (pause.due()) await pause();
       let counts = countsOfRecord.get(rec);
-      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, cache.stems)));
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, cache.stems, cache.tokens)));
       counted.push(counts);
       counts.terms.forEach((term, i) => {
         let set = forms.get(term);
@@ -559,14 +566,31 @@ export function isSearchIndexFile(rel: string): boolean {
 
 const SEARCH_FOLDER = 'assets/search';
 
+/**
+ * The passages in files of a few (see passageFile() in search-format.ts): a query's
+ * results mostly show first passages, of neighbouring sections of a page, so those share
+ * files; a file of a page's passages was measured over the first-results budget.
+ */
+export function passageFiles(passages: readonly (readonly SearchPassage[])[]): Map<string, LeadPassageFile | LaterPassageFile> {
+  const files = new Map<string, LeadPassageFile | LaterPassageFile>();
+  passages.forEach((list, record) => {
+    list.forEach((passage, index) => {
+      const { name } = passageFile(record, index);
+      let file = files.get(name);
+      if (!file) files.set(name, (file = index === 0 ? [] : [passage.h, passage.a, []]));
+      if (index === 0) (file as LeadPassageFile).push([passage.h, passage.a, passage.t]);
+      else (file as LaterPassageFile)[2].push(passage.t);
+    });
+  });
+  return files;
+}
+
 /** The index as output files; the folder name is a hash of the contents. */
 export function indexFiles(data: SearchIndexData): OutputAsset[] {
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  // One file per passage: grouping a page's passages in one file (or a record's) was measured
-  // over the first-results budget on the API pages, whose operations have long texts.
-  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, JSON.stringify(passage)])));
+  for (const [name, body] of passageFiles(data.passages)) bodies.push([`f/${name}.json`, JSON.stringify(body)]);
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
