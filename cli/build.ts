@@ -223,12 +223,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   let written: Awaited<ReturnType<typeof write>>;
   try {
     written = await logger.task('write', () => write({ pages: site.pages, assets: site.assets, generated: site.generated }, config, outDir));
-    // Run side by side: precompression only adds files, and the crawl asks for no compressed copy.
-    const back = [
-      logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') })),
-      options.skipCrawl ? undefined : logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config)),
-    ];
-    for (const outcome of await Promise.allSettled(back)) if (outcome.status === 'rejected') throw outcome.reason;
+    await logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
+    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(written.dir, outDir));
   } catch (error) {
     await discard(stagingDir(outDir));
