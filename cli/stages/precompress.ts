@@ -15,7 +15,13 @@
  * downloaded on every first visit, and cached here by their bytes, so they are paid once
  * per version. Pages, twins and data files change with every build and grow with the
  * site; quality 11 took 60 ms for a 86 KB page against 1 ms at quality 6 for a copy 10%
- * larger, and made precompression half of a 1,000-doc build, so they get quality 6.
+ * larger, and made precompression half of a 1,000-doc build, so they get quality 6. So
+ * does the search index under assets/search/: it is named by content like the assets,
+ * but changes with every edit of any page, grows with the site (at quality 11 its
+ * shards cost as much as all the pages of a 1,000-doc site), and no first visit loads it.
+ *
+ * A cache entry is one file holding both copies (the brotli copy's length, then the
+ * two), so a build writes and reads one file per distinct content, not two.
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -87,7 +93,7 @@ export async function precompress(dir: string, options: { cacheDir?: string } = 
     while (next < targets.length) {
       const file = targets[next++]!;
       const contents = await readFile(file);
-      const quality = path.relative(dir, file).split(path.sep)[0] === 'assets' ? ASSET_QUALITY : PAGE_QUALITY;
+      const quality = qualityOf(path.relative(dir, file).split(path.sep));
       const compressed = await compressOnce(`${quality}-${createHash('sha256').update(contents).digest('base64url')}`, contents, quality);
       const copies = [
         { suffix: PRECOMPRESSED_EXTENSIONS.br, bytes: compressed.br },
@@ -112,6 +118,10 @@ interface Compressed {
 const ASSET_QUALITY = zlib.constants.BROTLI_MAX_QUALITY;
 const PAGE_QUALITY = 6;
 
+function qualityOf(segments: readonly string[]): number {
+  return segments[0] === 'assets' && segments[1] !== 'search' ? ASSET_QUALITY : PAGE_QUALITY;
+}
+
 async function compress(contents: Buffer, quality: number): Promise<Compressed> {
   const [br, gz] = await Promise.all([
     brotli(contents, {
@@ -126,27 +136,30 @@ async function compress(contents: Buffer, quality: number): Promise<Compressed> 
   return { br, gz };
 }
 
-/** Both copies of a file with these bytes, or undefined when either is missing (then both are made again). */
+/** Both copies of a file with these bytes, or undefined when the entry is missing or cut short (then both are made again). */
 async function fromCache(cache: string, key: string): Promise<Compressed | undefined> {
   try {
-    const [br, gz] = await Promise.all([readFile(path.join(cache, `${key}.br`)), readFile(path.join(cache, `${key}.gz`))]);
-    return { br, gz };
+    const entry = await readFile(path.join(cache, key));
+    const brLength = entry.length >= 4 ? entry.readUInt32LE(0) : -1;
+    if (brLength < 0 || 4 + brLength > entry.length) return undefined;
+    return { br: entry.subarray(4, 4 + brLength), gz: entry.subarray(4 + brLength) };
   } catch {
     return undefined;
   }
 }
 
-/** Written under a temporary name and renamed, so a build running at the same time never reads half a copy. */
+/** Written under a temporary name and renamed, so a build running at the same time never reads half an entry. */
 async function toCache(cache: string, key: string, compressed: Compressed): Promise<void> {
-  for (const [suffix, bytes] of [['.br', compressed.br], ['.gz', compressed.gz]] as const) {
-    const temp = path.join(cache, `${key}${suffix}.${process.pid}.tmp`);
-    await writeFile(temp, bytes);
-    await rename(temp, path.join(cache, `${key}${suffix}`));
-  }
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(compressed.br.length, 0);
+  const temp = path.join(cache, `${key}.${process.pid}.tmp`);
+  await writeFile(temp, Buffer.concat([length, compressed.br, compressed.gz]));
+  await rename(temp, path.join(cache, key));
 }
 
 /** Keeps only the copies this build used, so the cache does not grow with every edit. */
 async function prune(cache: string, used: ReadonlySet<string>): Promise<void> {
-  const stale = (await readdir(cache)).filter((name) => !name.endsWith('.tmp') && !used.has(name.replace(/\.(br|gz)$/, '')));
+  // Entries of the earlier layout (two files, x.br and x.gz) are not used, so they go too.
+  const stale = (await readdir(cache)).filter((name) => !name.endsWith('.tmp') && !used.has(name));
   await Promise.all(stale.map((name) => rm(path.join(cache, name), { force: true })));
 }

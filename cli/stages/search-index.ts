@@ -29,6 +29,9 @@ import {
   SEARCH_FORMAT_VERSION,
   SEARCH_META_PATH,
   encodePostings,
+  passageFile,
+  type LaterPassageFile,
+  type LeadPassageFile,
   type Posting,
   type SearchKind,
   type SearchMeta,
@@ -124,13 +127,15 @@ export interface SearchIndexCache {
   analyzer?: SearchAnalyzer;
   /** The language tag already warned about, so an unknown language is reported once per build session. */
   warnedLanguage?: string;
+  /** wordTokens() by written word: folding with Unicode regular expressions was most of the stage. */
+  tokens: Map<string, string[]>;
   recordsOfPage: WeakMap<RenderedPage, SearchRecord[]>;
   recordsOfApi: WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>;
   countsOfRecord: WeakMap<SearchRecord, RecordCounts>;
 }
 
 export function createSearchIndexCache(): SearchIndexCache {
-  return { recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
+  return { tokens: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
 }
 
 export interface SearchIndexOptions {
@@ -440,7 +445,7 @@ interface RecordCounts {
   passages: SearchPassage[];
 }
 
-function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer): RecordCounts {
+function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<string, string[]>): RecordCounts {
   const bounds = passageBounds(rec.text);
   const counts = { weights: new Map<string, number>(), bonuses: new Map<string, number>(), firstPassage: new Map<string, number>(), forms: new Map<string, Set<string>>(), length: 0 };
   const passageAt = (offset: number) => {
@@ -452,7 +457,9 @@ function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer): RecordCounts 
   const add = (text: string, field: FieldName, withPassages: boolean) => {
     const found: string[] = [];
     for (const word of words(text)) {
-      for (const token of wordTokens(word.text)) {
+      let forms = tokens.get(word.text);
+      if (!forms) tokens.set(word.text, (forms = wordTokens(word.text)));
+      for (const token of forms) {
         if (analyzer.isStopword(token)) continue;
         const term = analyzer.stem(token);
         found.push(term);
@@ -499,7 +506,7 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
     for (const rec of page.records) {
       if (pause.due()) await pause();
       let counts = countsOfRecord.get(rec);
-      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, analyzer)));
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, analyzer, cache.tokens)));
       counted.push(counts);
       counts.terms.forEach((term, i) => {
         let set = forms.get(term);
@@ -565,6 +572,25 @@ export function isSearchIndexFile(rel: string): boolean {
 const SEARCH_FOLDER = 'assets/search';
 
 /**
+ * The passages in files of a few (see passageFile() in search-format.ts): a query's
+ * results mostly show first passages, of neighbouring sections of a page, so those share
+ * files; a file of a page's passages was measured over the first-results budget.
+ */
+export function passageFiles(passages: readonly (readonly SearchPassage[])[]): Map<string, LeadPassageFile | LaterPassageFile> {
+  const files = new Map<string, LeadPassageFile | LaterPassageFile>();
+  passages.forEach((list, record) => {
+    list.forEach((passage, index) => {
+      const { name } = passageFile(record, index);
+      let file = files.get(name);
+      if (!file) files.set(name, (file = index === 0 ? [] : [passage.h, passage.a, []]));
+      if (index === 0) (file as LeadPassageFile).push([passage.h, passage.a, passage.t]);
+      else (file as LaterPassageFile)[2].push(passage.t);
+    });
+  });
+  return files;
+}
+
+/**
  * The index as output files; the folder name is a hash of the contents. The URLs in the
  * entry point (the folder, every page) are put under the base URL, so the browser uses them as they are.
  */
@@ -572,9 +598,7 @@ export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] 
   const encoder = new TextEncoder();
   const bodies: [name: string, body: string][] = [];
   data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  // One file per passage: grouping a page's passages in one file (or a record's) was measured
-  // over the first-results budget on the API pages, whose operations have long texts.
-  data.passages.forEach((list, record) => list.forEach((passage, i) => bodies.push([`f/${record}-${i}.json`, JSON.stringify(passage)])));
+  for (const [name, body] of passageFiles(data.passages)) bodies.push([`f/${name}.json`, JSON.stringify(body)]);
   const hash = createHash('sha256');
   for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;

@@ -105,8 +105,10 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
         concurrency: REQUESTS_PER_PAGE,
         timeout: 20_000,
         checkFragments: true,
-        // The server on loopback would otherwise compress every page for a reader that only parses it.
-        headers: { 'accept-encoding': 'identity' },
+        // The server on loopback would otherwise compress every page (or send its brotli copy)
+        // for a reader that only parses it. Spelled as linkinator spells its default header:
+        // its headers are merged as an object, so another case would add a second value.
+        headers: { 'Accept-Encoding': 'identity' },
         linksToSkip: async (link: string) => {
           if (link === pageUrl) return false;
           if (ignored.some((prefix) => link.startsWith(prefix))) return true;

@@ -7,15 +7,20 @@
  *   operation), the number of shard files, and the folder holding the rest.
  * - `<base>t/<bucket>.json`: the shards. A word's shard is chosen by its first three
  *   letters (hashed into `buckets` files), so a query word costs one small file.
- * - `<base>f/<record>-<passage>.json`: the text of records in passages of a few
- *   hundred characters, for excerpts. Only the passages of the results on screen are
- *   fetched, and only the passage where the words were found.
+ * - `<base>f/...`: the text of records in passages of a few hundred characters, for
+ *   excerpts, a few passages per file (passageFile()): the first passage of every
+ *   LEAD_RECORDS records in one file (`f/<group>.json`, where most hits point), the
+ *   further passages of a record LATER_PASSAGES to a file (`f/<record>-<group>.json`).
+ *   Only the files holding the passages of the results on screen are fetched. Files of
+ *   a few passages, not of a page: the first results must stay within 60 KB gzip, and a
+ *   file of a page's (or an API operation's) passages cost more than the passages of
+ *   all the results shown.
  * `<base>` is `/assets/search/<content hash>/`: those files are cached forever, and a
  * rebuild that changes the index changes the folder.
  */
 
 export const SEARCH_META_PATH = 'search/index.json';
-export const SEARCH_FORMAT_VERSION = 2;
+export const SEARCH_FORMAT_VERSION = 3;
 
 export type SearchKind = 'doc' | 'blog' | 'api' | 'page';
 
@@ -56,6 +61,30 @@ export const IMPACT_SCALE = 7;
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 /** Passages per record at most: one base-36 digit. */
 export const MAX_PASSAGES = 36;
+
+/**
+ * Records whose first passages share a file. Two keep the file under 1 KB, so it needs
+ * no compressed copies (four made files of 1.3 KB that precompression then had to
+ * compress, costing more than the files saved), within the first-results budget.
+ */
+export const LEAD_RECORDS = 2;
+/**
+ * Further passages of a record per file. Hits on them are rarer, but two to a file was
+ * measured 260 bytes over the first-results budget on "POST /v1/payments" (the search
+ * island's React chunk is 45 KB of the 60), so they stay one to a file.
+ */
+export const LATER_PASSAGES = 1;
+
+/** A file of first passages: [heading, anchor, text] of records LEAD_RECORDS × group onwards. */
+export type LeadPassageFile = [heading: string, anchor: string, text: string][];
+/** A file of further passages of one record: its heading, anchor, and the texts. */
+export type LaterPassageFile = [heading: string, anchor: string, texts: string[]];
+
+/** Name of the file (under `<base>f/`) holding passage `passage` of record `record`, and where in it. */
+export function passageFile(record: number, passage: number): { name: string; index: number } {
+  if (passage === 0) return { name: `${Math.floor(record / LEAD_RECORDS)}`, index: record % LEAD_RECORDS };
+  return { name: `${record}-${Math.floor((passage - 1) / LATER_PASSAGES)}`, index: (passage - 1) % LATER_PASSAGES };
+}
 
 export interface Posting {
   record: number;

@@ -5,7 +5,18 @@
  * index built in memory.
  */
 import { fold, shardBucket, shardKey, wordTokens, words } from '../../shared/search-analyze.ts';
-import { decodePostings, IMPACT_SCALE, SEARCH_META_PATH, type SearchKind, type SearchMeta, type SearchPassage, type SearchShard } from '../../shared/search-format.ts';
+import {
+  decodePostings,
+  IMPACT_SCALE,
+  passageFile,
+  SEARCH_META_PATH,
+  type LaterPassageFile,
+  type LeadPassageFile,
+  type SearchKind,
+  type SearchMeta,
+  type SearchPassage,
+  type SearchShard,
+} from '../../shared/search-format.ts';
 import { createAnalyzer, loadAnalyzer, searchLanguageOf, type SearchAnalyzer } from '../../shared/search-language.ts';
 
 /** How much a looser match is worth next to an exact one: another form of the same word, a prefix, a typo. */
@@ -148,7 +159,7 @@ export class SearchEngine {
   private readonly load: JsonLoader;
   private readonly analyzer: QueryAnalyzer;
   private readonly shards = new Map<number, Promise<SearchShard>>();
-  private readonly passages = new Map<string, Promise<SearchPassage>>();
+  private readonly passageFiles = new Map<string, Promise<LeadPassageFile | LaterPassageFile>>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
 
@@ -171,10 +182,13 @@ export class SearchEngine {
     return this.fetchOnce(this.shards, bucket, `${this.meta.base}t/${bucket}.json`);
   }
 
-  /** Heading, anchor and text of one passage of a record, fetched once. */
-  passage(record: number, passage: number): Promise<SearchPassage> {
-    const key = `${record}-${passage}`;
-    return this.fetchOnce(this.passages, key, `${this.meta.base}f/${key}.json`);
+  /** Heading, anchor and text of one passage of a record; the file holding it is fetched once. */
+  async passage(record: number, passage: number): Promise<SearchPassage> {
+    const { name, index } = passageFile(record, passage);
+    const file = await this.fetchOnce(this.passageFiles, name, `${this.meta.base}f/${name}.json`);
+    const [h, a, t] = passage === 0 ? ((file as LeadPassageFile)[index] ?? []) : [(file as LaterPassageFile)[0], (file as LaterPassageFile)[1], (file as LaterPassageFile)[2]?.[index]];
+    if (h === undefined || a === undefined || t === undefined) throw new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
+    return { h, a, t };
   }
 
   /** One request per file; a failed one is forgotten so the next query tries again. */

@@ -1,6 +1,6 @@
 /** The precompress stage's cache: what did not change is copied from it, byte for byte, and it keeps only what the last build used. */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -42,7 +42,7 @@ describe('precompress', () => {
     const made = await copies(first);
     assert.deepEqual([...made.keys()], ['docs/intro.html.br', 'docs/intro.html.gz', 'docs/intro/index.html.br', 'docs/intro/index.html.gz', 'main.js.br', 'main.js.gz']);
     assert.deepEqual(zlib.brotliDecompressSync(made.get('main.js.br')!).toString(), script(7));
-    assert.equal((await readdir(cache)).length, 4, 'two contents, two copies each');
+    assert.equal((await readdir(cache)).length, 2, 'two contents, one entry each');
 
     const second = await site('second', 7);
     assert.deepEqual(await precompress(second, { cacheDir: cache }), { files: 3, copies: 6, reused: 2 });
@@ -51,10 +51,11 @@ describe('precompress', () => {
     const third = await site('third', 11);
     assert.deepEqual(await precompress(third, { cacheDir: cache }), { files: 3, copies: 6, reused: 1 });
     assert.deepEqual(zlib.gunzipSync((await copies(third)).get('main.js.gz')!).toString(), script(11));
-    assert.equal((await readdir(cache)).length, 4, 'the old script’s copies are gone');
+    assert.equal((await readdir(cache)).length, 2, 'the old script’s entry is gone');
 
-    // A cache entry that lost one of its copies is made again.
-    await unlink(path.join(cache, (await readdir(cache)).find((f) => f.endsWith('.br'))!));
+    // A cache entry cut short (a disk that filled up) is made again.
+    const entry = path.join(cache, (await readdir(cache)).sort()[0]!);
+    await writeFile(entry, (await readFile(entry)).subarray(0, 6));
     const fourth = await site('fourth', 11);
     assert.deepEqual(await precompress(fourth, { cacheDir: cache }), { files: 3, copies: 6, reused: 1 });
     assert.deepEqual(await copies(fourth), await copies(third));
@@ -69,15 +70,18 @@ describe('precompress', () => {
     assert.equal(zlib.brotliDecompressSync((await copies(plain)).get('docs/intro.html.br')!).toString(), page);
   });
 
-  it("gives the hashed files under assets/ brotli's top quality and pages a quicker one", async () => {
+  it("gives the hashed files under assets/ brotli's top quality, and pages and the search index a quicker one", async () => {
     const dir = path.join(tmp, 'quality');
     await mkdir(path.join(dir, 'assets'), { recursive: true });
     await writeFile(path.join(dir, 'assets/main-ABC123.js'), script(3));
     await writeFile(path.join(dir, 'page.html'), script(3));
+    await mkdir(path.join(dir, 'assets/search/0123456789/t'), { recursive: true });
+    await writeFile(path.join(dir, 'assets/search/0123456789/t/0.json'), script(3));
     await precompress(dir);
     const brotliAt = (quality: number) => zlib.brotliCompressSync(Buffer.from(script(3)), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(script(3)) } });
     assert.ok((await readFile(path.join(dir, 'assets/main-ABC123.js.br'))).equals(brotliAt(11)), 'an asset at quality 11');
     assert.ok((await readFile(path.join(dir, 'page.html.br'))).equals(brotliAt(6)), 'a page at quality 6');
+    assert.ok((await readFile(path.join(dir, 'assets/search/0123456789/t/0.json.br'))).equals(brotliAt(6)), 'the search index, which changes with every page, at quality 6');
     assert.notDeepEqual(brotliAt(11), brotliAt(6), 'the two qualities give different bytes for this input');
   });
 });

@@ -18,13 +18,14 @@ import {
   htmlRecords,
   indexFiles,
   passageBounds,
+  passageFiles,
   type SearchPage,
   timeSlicer,
 } from '../../../cli/stages/search-index.ts';
 import { fold, shardBucket, wordTokens, words } from '../../../templates/shared/search-analyze.ts';
 import { loadAnalyzer } from '../../../templates/shared/search-language.ts';
 import { excerpt, highlight, openSearchEngine, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../../../templates/client/search/engine.ts';
-import { decodePostings, encodePostings, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../../../templates/shared/search-format.ts';
+import { decodePostings, encodePostings, LATER_PASSAGES, LEAD_RECORDS, passageFile, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../../../templates/shared/search-format.ts';
 import { builtSite } from '../../helpers/site.ts';
 
 function operation(partial: Partial<OperationSummary> & Pick<OperationSummary, 'operationId' | 'method' | 'path' | 'summary'>): OperationSummary {
@@ -243,7 +244,7 @@ describe('search index stage', () => {
     assert.deepEqual(decodePostings(encodePostings(postings)), postings);
   });
 
-  it('writes a fixed meta file, every shard bucket, and a passage file per passage, in a folder named by content', async () => {
+  it('writes a fixed meta file, every shard bucket, and the passages a few to a file, in a folder named by content', async () => {
     const paths = files.map((f) => f.path);
     assert.equal(paths[0], 'search/index.json');
     const meta = JSON.parse(new TextDecoder().decode(files[0]!.contents)) as SearchMeta;
@@ -251,7 +252,7 @@ describe('search index stage', () => {
     assert.deepEqual(meta.counts, [3, 1, 4]);
     assert.deepEqual(meta.pages[2], ['/api-reference', 'API Reference', 'api']);
     for (let bucket = 0; bucket < meta.buckets; bucket++) assert.ok(paths.includes(`${meta.base.slice(1)}t/${bucket}.json`), `bucket ${bucket}`);
-    assert.ok(paths.includes(`${meta.base.slice(1)}f/0-0.json`));
+    assert.ok(paths.includes(`${meta.base.slice(1)}f/0.json`));
     assert.ok(paths.every((p) => p === SEARCH_META_PATH || p.startsWith(meta.base.slice(1))));
 
     const edited = { ...pages[1]!, records: htmlRecords('<main><p>Outro texto.</p></main>', 'Hola') };
@@ -259,6 +260,23 @@ describe('search index stage', () => {
     const changedMeta = JSON.parse(new TextDecoder().decode(changed[0]!.contents)) as SearchMeta;
     assert.notEqual(changedMeta.base, meta.base);
     assert.equal(indexFiles(await buildIndexData(pages, portuguese))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
+  });
+
+  it('puts first passages of neighbouring records together and the further passages of a long record a few to a file, each found where the browser looks', () => {
+    const records = LEAD_RECORDS + 2;
+    const passages: SearchPassage[][] = Array.from({ length: records }, (_, record) =>
+      Array.from({ length: record === 1 ? LATER_PASSAGES * 3 + 1 : 1 }, (_, i) => ({ h: `H${record}`, a: `a${record}`, t: `text ${record}.${i}` })),
+    );
+    const files = passageFiles(passages);
+    assert.equal(files.size, 2 + 3, 'two files of first passages, three of the long record');
+    passages.forEach((list, record) =>
+      list.forEach((passage, index) => {
+        const { name, index: at } = passageFile(record, index);
+        const file = files.get(name)!;
+        const found = index === 0 ? (file[at] as [string, string, string]) : [file[0], file[1], (file[2] as string[])[at]];
+        assert.deepEqual(found, [passage.h, passage.a, passage.t], `record ${record}, passage ${index}`);
+      }),
+    );
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
