@@ -152,7 +152,8 @@ export interface DiskEntry {
   code: string;
   toc: TocItem[];
   links: SourceLink[];
-  markdown: MdastRoot;
+  /** The Markdown tree as JSON: a string crosses from a worker thread and back from disk without being rebuilt as objects. */
+  markdownJson: string;
   /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
   classes: [string, string | Record<string, string>][];
   /** Compiled code -> MDX positions, so an error thrown while the page renders names its line. */
@@ -394,7 +395,7 @@ async function compileUncached(input: { file: string; relFile: string; source: s
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
     context.cache.writes.add(writing);
   }
-  const markdownJson = JSON.stringify(entry.markdown);
+  const { markdownJson } = entry;
   return {
     Content: await evaluate(entry.code, input, entry.map),
     toc: entry.toc,
@@ -462,7 +463,7 @@ export async function compileCode(input: { file: string; relFile: string; source
     const style = registry.get(name);
     return style === undefined ? [] : [[name, style]];
   });
-  return { code, toc, links, markdown, classes, map };
+  return { code, toc, links, markdownJson: JSON.stringify(markdown), classes, map };
 }
 
 async function evaluate(code: string, input: { file: string; relFile: string; source: string }, map: EncodedSourceMap | undefined): Promise<MDXContent> {

@@ -18,7 +18,7 @@ async function twinOf(source: string): Promise<string> {
     { file: path.join(repoRoot, 'content/docs/x/page.mdx'), relFile: 'content/docs/x/page.mdx', source },
     { routeOfFile: (file) => (file.endsWith('other.mdx') ? '/docs/x/other' : undefined), cache: createCompileCache() },
   );
-  return twinDocument('Title', 'One line.', mdxToMdast(entry.markdown, { siteUrl: 'https://docs.example/', route: '/docs/x/page' }).children);
+  return twinDocument('Title', 'One line.', mdxToMdast(JSON.parse(entry.markdownJson) as Parameters<typeof mdxToMdast>[0], { siteUrl: 'https://docs.example/', route: '/docs/x/page' }).children);
 }
 
 describe('MDX document -> Markdown twin', () => {
