@@ -233,17 +233,12 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
-  let pages: RenderedPage[] = [];
-  let linksChecked = 0;
-  let assets: BuildResult['assets'] = [];
   const staging = removeOnSignal(stagingDir(outDir));
-  let written: { dir: string; fileCount: number; bytes: number };
   let pageWriter: PageWriter | undefined;
   try {
     // Pages are written as they are rendered, the rest once every page is.
     const folder = await openStagingFolder(outDir);
-    pageWriter = createPageWriter(folder);
-    const writer = pageWriter;
+    const writer = (pageWriter = createPageWriter(folder));
     const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
@@ -252,13 +247,18 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
     if (!options.session) await disposeBuildSession(session);
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values()));
-    written = { dir: folder.dir, fileCount: rest.written.length + pagesWritten.fileCount, bytes: rest.bytes + pagesWritten.bytes };
-    pages = site.pages;
-    linksChecked = site.linksChecked;
-    assets = site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength }));
-    await logger.task('precompress', () => precompress(written.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
-    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: written.dir, checkExternal: options.checkExternal ?? false, routes: pages.map((p) => p.route), progress }, config));
-    await logger.task('publish', () => publish(written.dir, outDir));
+    await logger.task('precompress', () => precompress(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
+    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
+    await logger.task('publish', () => publish(folder.dir, outDir));
+    return {
+      outDir,
+      pages: site.pages,
+      fileCount: rest.written.length + pagesWritten.fileCount,
+      bytes: rest.bytes + pagesWritten.bytes,
+      timings: logger.timings,
+      assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
+      linksChecked: site.linksChecked,
+    };
   } catch (error) {
     // Pages still being written would land in the folder after it is removed.
     await pageWriter?.finish().catch(() => undefined);
@@ -267,7 +267,6 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   } finally {
     staging.dispose();
   }
-  return { outDir, pages, fileCount: written.fileCount, bytes: written.bytes, timings: logger.timings, assets, linksChecked };
 }
 
 /** An asset named like esbuild's output (name-HASH.ext), so the server caches it as immutable. */

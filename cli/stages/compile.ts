@@ -193,7 +193,8 @@ async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry
 }
 
 export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache, progress?: Progress): Promise<CompiledSite> {
-  const routeOfFile = makeRouteLookup(collected);
+  const routes = routeMap(collected);
+  const routeOfFile = (file: string) => routes.get(file);
   const routesKey = createHash('sha1')
     .update([...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
     .digest('hex');
@@ -214,7 +215,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
 
   const total = collected.docs.length + collected.posts.length + collected.pages.length;
   const pool =
-    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes: routeMap(collected), routesKey }) : undefined;
+    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey }) : undefined;
   const context: CompileContext = { routeOfFile, routesKey, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
   // what they return; results keep the order of the sources, so the output does not depend on timing.
@@ -305,11 +306,6 @@ function routeMap(collected: Collected): Map<string, string> {
   // A link to a draft becomes its route, which the link check then reports as a draft's.
   for (const item of [...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts]) map.set(item.file, item.route);
   return map;
-}
-
-function makeRouteLookup(collected: Collected): (file: string) => string | undefined {
-  const map = routeMap(collected);
-  return (file) => map.get(file);
 }
 
 const TRUNCATE = /^[ \t]*(?:\{\/\*\s*truncate\s*\*\/\}|<!--\s*truncate\s*-->)[ \t]*$/m;
