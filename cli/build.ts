@@ -20,7 +20,7 @@ import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { highlightApiExamples, type ApiExamples } from './openapi/reference-examples.ts';
-import { precompress } from './stages/precompress.ts';
+import { createPrecompressor } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPage, scanPages } from './stages/scan-pages.ts';
@@ -238,7 +238,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   try {
     // Pages are written as they are rendered, the rest once every page is.
     const folder = await openStagingFolder(outDir);
-    const writer = (pageWriter = createPageWriter(folder));
+    const precompressor = createPrecompressor(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') });
+    const writer = (pageWriter = createPageWriter(folder, { precompressor }));
     const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
@@ -247,7 +248,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
     if (!options.session) await disposeBuildSession(session);
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values()));
-    await logger.task('precompress', () => precompress(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
+    // Pages were compressed as they were written; the rest is done here.
+    await logger.task('precompress', () => precompressor.finish());
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(folder.dir, outDir));
     return {

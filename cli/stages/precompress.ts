@@ -1,7 +1,7 @@
 /**
  * Stage: compress the text files of the written output once, at build time, so no
  * server compresses them again for every request. Each file gets a brotli copy (`x.br`)
- * and a gzip copy at the highest level (`x.gz`) next to it, the
+ * and a gzip copy (`x.gz`) next to it, the
  * names nginx's `brotli_static` and `gzip_static` and `docsgen serve` look for. A copy is
  * written only when it is smaller than the file. zlib's asynchronous API runs in libuv's
  * thread pool, so a few files at a time keep every core busy while memory stays flat.
@@ -11,11 +11,13 @@
  * costs seconds at brotli's top quality) and compresses only what did. The cache holds
  * what the last build used and nothing more.
  *
- * Brotli's top quality (11) is kept for the hashed files under assets/: they are large,
- * downloaded on every first visit, and cached here by their bytes, so they are paid once
- * per version. Pages, twins and data files change with every build and grow with the
- * site; quality 11 took 60 ms for a 86 KB page against 1 ms at quality 6 for a copy 10%
- * larger, and made precompression half of a 1,000-doc build, so they get quality 6. So
+ * Brotli's top quality (11) and gzip's (9) are kept for the hashed files under assets/:
+ * they are large, downloaded on every first visit, and cached here by their bytes, so
+ * they are paid once per version. Pages, twins and data files change with every build and
+ * grow with the site; quality 11 took 60 ms for a 86 KB page against 1 ms at quality 6 for
+ * a copy 10% larger, and made precompression half of a 1,000-doc build, so they get
+ * brotli 6 and gzip's default level 6 (on 33 KB pages, level 9 took 2.6 ms against 0.9 ms
+ * for a copy 0.3% smaller: more than the brotli copy costs, for bytes no reader sees). So
  * does the search index under assets/search/: it is named by content like the assets,
  * but changes with every edit of any page, grows with the site (at quality 11 its
  * shards cost as much as all the pages of a 1,000-doc site), and no first visit loads it.
@@ -48,65 +50,107 @@ export interface PrecompressResult {
   reused: number;
 }
 
-export async function precompress(dir: string, options: { cacheDir?: string } = {}): Promise<PrecompressResult> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((entry) => entry.isFile() && COMPRESSIBLE.has(path.extname(entry.name).toLowerCase()))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    // Dot folders hold files no server publishes (the headers of the site).
-    .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith('.')));
-  const sizes = new Map(await Promise.all(files.map(async (file) => [file, (await stat(file)).size] as const)));
-  // Largest first: one big bundle takes seconds at brotli's top quality and cannot be
-  // split, so it starts at once and the small files fill the other threads meanwhile.
-  const targets = files.filter((file) => sizes.get(file)! >= PRECOMPRESS_MIN_BYTES).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+/**
+ * Compresses files of a folder being written. A build hands over each page as it writes it
+ * (add()), so pages are compressed on the thread pool while the next ones render, and
+ * finish() then does every other file the folder holds.
+ */
+export interface Precompressor {
+  /**
+   * Writes the copies of `contents` beside each of `rels` (paths inside the folder, `/`
+   * separated, the files already written there): one page under both its names is
+   * compressed once.
+   */
+  add(rels: readonly string[], contents: Buffer): Promise<void>;
+  /** Compresses every compressible file not handed to add(), and keeps in the cache only what this build used. */
+  finish(): Promise<PrecompressResult>;
+}
+
+export function createPrecompressor(dir: string, options: { cacheDir?: string } = {}): Precompressor {
   const result: PrecompressResult = { files: 0, copies: 0, reused: 0 };
   const cache = options.cacheDir;
-  if (cache) await mkdir(cache, { recursive: true });
-  // By the hash of the bytes: a page is written twice (x.html, x/index.html) and compressed once.
-  // Files come largest first and equal bytes have equal sizes, so an entry for a size
-  // larger than the file at hand will not be asked for again: it is dropped, and the map
-  // never holds more than the copies of one size.
-  const made = new Map<string, { size: number; pending: Promise<Compressed> }>();
+  const cacheReady = cache ? mkdir(cache, { recursive: true }) : Promise.resolve(undefined);
   const used = new Set<string>();
-  const compressOnce = (key: string, contents: Buffer, quality: number) => {
+  const added = new Set<string>();
+  const compressKeyed = async (key: string, contents: Buffer, level: Level): Promise<Compressed> => {
     used.add(key);
-    for (const [k, entry] of made) if (entry.size > contents.length) made.delete(k);
-    let pending = made.get(key)?.pending;
-    if (!pending) {
-      pending = (async () => {
-        const cached = cache ? await fromCache(cache, key) : undefined;
-        if (cached) {
-          result.reused++;
-          return cached;
-        }
-        const compressed = await compress(contents, quality);
-        // A cache that cannot be written costs the next build time, not this build its output.
-        if (cache) await toCache(cache, key, compressed).catch(() => undefined);
-        return compressed;
-      })();
-      made.set(key, { size: contents.length, pending });
+    await cacheReady;
+    const cached = cache ? await fromCache(cache, key) : undefined;
+    if (cached) {
+      result.reused++;
+      return cached;
     }
-    return pending;
+    const compressed = await compress(contents, level);
+    // A cache that cannot be written costs the next build time, not this build its output.
+    if (cache) await toCache(cache, key, compressed).catch(() => undefined);
+    return compressed;
   };
-  let next = 0;
-  // One more file in flight than cores: while one is being read or written, the others compress.
-  const workers = Array.from({ length: Math.min(targets.length, availableParallelism() + 1) }, async () => {
-    while (next < targets.length) {
-      const file = targets[next++]!;
-      const contents = await readFile(file);
-      const quality = qualityOf(path.relative(dir, file).split(path.sep));
-      const compressed = await compressOnce(`${quality}-${createHash('sha256').update(contents).digest('base64url')}`, contents, quality);
-      const copies = [
-        { suffix: PRECOMPRESSED_EXTENSIONS.br, bytes: compressed.br },
-        { suffix: PRECOMPRESSED_EXTENSIONS.gzip, bytes: compressed.gz },
-      ].filter((copy) => copy.bytes.length < contents.length);
-      await Promise.all(copies.map((copy) => writeFile(file + copy.suffix, copy.bytes)));
-      if (copies.length > 0) result.files++;
-      result.copies += copies.length;
-    }
-  });
-  await Promise.all(workers);
-  if (cache) await prune(cache, used);
-  return result;
+  const keyOf = (contents: Buffer, level: Level) => `${level.brotli}.${level.gzip}-${createHash('sha256').update(contents).digest('base64url')}`;
+  /** Writes the copies smaller than `contents` beside `file`. */
+  const writeCopies = async (file: string, contents: Buffer, compressed: Compressed) => {
+    const copies = [
+      { suffix: PRECOMPRESSED_EXTENSIONS.br, bytes: compressed.br },
+      { suffix: PRECOMPRESSED_EXTENSIONS.gzip, bytes: compressed.gz },
+    ].filter((copy) => copy.bytes.length < contents.length);
+    await Promise.all(copies.map((copy) => writeFile(file + copy.suffix, copy.bytes)));
+    if (copies.length > 0) result.files++;
+    result.copies += copies.length;
+  };
+
+  return {
+    async add(rels, contents) {
+      const eligible = rels.filter((rel) => COMPRESSIBLE.has(path.posix.extname(rel).toLowerCase()) && !rel.split('/').some((part) => part.startsWith('.')));
+      for (const rel of rels) added.add(path.join(dir, ...rel.split('/')));
+      if (eligible.length === 0 || contents.length < PRECOMPRESS_MIN_BYTES) return;
+      const level = levelOf(eligible[0]!.split('/'));
+      const compressed = await compressKeyed(keyOf(contents, level), contents, level);
+      await Promise.all(eligible.map((rel) => writeCopies(path.join(dir, ...rel.split('/')), contents, compressed)));
+    },
+    async finish() {
+      const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile() && COMPRESSIBLE.has(path.extname(entry.name).toLowerCase()))
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .filter((file) => !added.has(file))
+        // Dot folders hold files no server publishes (the headers of the site).
+        .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith('.')));
+      const sizes = new Map(await Promise.all(files.map(async (file) => [file, (await stat(file)).size] as const)));
+      // Largest first: one big bundle takes seconds at brotli's top quality and cannot be
+      // split, so it starts at once and the small files fill the other threads meanwhile.
+      const targets = files.filter((file) => sizes.get(file)! >= PRECOMPRESS_MIN_BYTES).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+      // By the hash of the bytes: equal files are compressed once.
+      // Files come largest first and equal bytes have equal sizes, so an entry for a size
+      // larger than the file at hand will not be asked for again: it is dropped, and the map
+      // never holds more than the copies of one size.
+      const made = new Map<string, { size: number; pending: Promise<Compressed> }>();
+      const compressOnce = (key: string, contents: Buffer, level: Level) => {
+        for (const [k, entry] of made) if (entry.size > contents.length) made.delete(k);
+        let pending = made.get(key)?.pending;
+        if (!pending) {
+          pending = compressKeyed(key, contents, level);
+          made.set(key, { size: contents.length, pending });
+        }
+        return pending;
+      };
+      let next = 0;
+      // One more file in flight than cores: while one is being read or written, the others compress.
+      const workers = Array.from({ length: Math.min(targets.length, availableParallelism() + 1) }, async () => {
+        while (next < targets.length) {
+          const file = targets[next++]!;
+          const contents = await readFile(file);
+          const level = levelOf(path.relative(dir, file).split(path.sep));
+          await writeCopies(file, contents, await compressOnce(keyOf(contents, level), contents, level));
+        }
+      });
+      await Promise.all(workers);
+      if (cache) await prune(cache, used);
+      return { ...result };
+    },
+  };
+}
+
+/** Compresses every compressible file of `dir` (see createPrecompressor). */
+export async function precompress(dir: string, options: { cacheDir?: string } = {}): Promise<PrecompressResult> {
+  return createPrecompressor(dir, options).finish();
 }
 
 interface Compressed {
@@ -114,24 +158,30 @@ interface Compressed {
   gz: Buffer;
 }
 
-/** Brotli quality by file: see the top of this file. */
-const ASSET_QUALITY = zlib.constants.BROTLI_MAX_QUALITY;
-const PAGE_QUALITY = 6;
-
-function qualityOf(segments: readonly string[]): number {
-  return segments[0] === 'assets' && segments[1] !== 'search' ? ASSET_QUALITY : PAGE_QUALITY;
+/** Brotli quality and gzip level. */
+interface Level {
+  brotli: number;
+  gzip: number;
 }
 
-async function compress(contents: Buffer, quality: number): Promise<Compressed> {
+/** By file: see the top of this file. */
+const ASSET_LEVEL: Level = { brotli: zlib.constants.BROTLI_MAX_QUALITY, gzip: zlib.constants.Z_BEST_COMPRESSION };
+const PAGE_LEVEL: Level = { brotli: 6, gzip: zlib.constants.Z_DEFAULT_LEVEL };
+
+function levelOf(segments: readonly string[]): Level {
+  return segments[0] === 'assets' && segments[1] !== 'search' ? ASSET_LEVEL : PAGE_LEVEL;
+}
+
+async function compress(contents: Buffer, level: Level): Promise<Compressed> {
   const [br, gz] = await Promise.all([
     brotli(contents, {
       params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: contents.length,
       },
     }),
-    gzip(contents, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    gzip(contents, { level: level.gzip }),
   ]);
   return { br, gz };
 }

@@ -1,8 +1,12 @@
 /**
  * Writes pages into the staging folder as the render stage hands them over, a batch at a
  * time, so a build holds the HTML of a few dozen pages instead of the whole site's (at
- * 10,000 docs the rendered site is most of a build's memory).
+ * 10,000 docs the rendered site is most of a build's memory). With a precompressor, each
+ * written page is also compressed then, on the thread pool, while the main thread renders
+ * the next pages: compressing them after the render left the second core idle during it.
  */
+import { pageFiles } from '../../templates/shared/routes.ts';
+import type { Precompressor } from './precompress.ts';
 import type { RenderedPage } from './render.ts';
 import { pageOutputFiles, type OutputFolder } from './write.ts';
 
@@ -16,7 +20,8 @@ export interface PageWriter {
 /** Pages written together: enough to keep the disk busy, few enough to hold little. */
 const BATCH = 32;
 
-export function createPageWriter(folder: OutputFolder): PageWriter {
+export function createPageWriter(folder: OutputFolder, options: { precompressor?: Precompressor } = {}): PageWriter {
+  const { precompressor } = options;
   const totals = { fileCount: 0, bytes: 0 };
   let batch: RenderedPage[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -28,6 +33,7 @@ export function createPageWriter(folder: OutputFolder): PageWriter {
       const { written, bytes } = await folder.write(pageOutputFiles(pages));
       totals.fileCount += written.length;
       totals.bytes += bytes;
+      if (precompressor) await Promise.all(pages.map((page) => precompressor.add(pageFiles(page.route), Buffer.from(page.html))));
     });
     return writing;
   };

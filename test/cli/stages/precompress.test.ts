@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { precompress } from '../../../cli/stages/precompress.ts';
+import { createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
 
 let tmp: string;
 before(async () => {
@@ -61,6 +61,20 @@ describe('precompress', () => {
     assert.deepEqual(await copies(fourth), await copies(third));
   });
 
+  it('gives pages handed over as they are written the copies a later pass over the folder gives, and compresses them once', async () => {
+    const whole = await site('whole', 4);
+    const handed = await site('handed', 4);
+    await precompress(whole);
+    const cache = path.join(tmp, 'cache-handed');
+    const precompressor = createPrecompressor(handed, { cacheDir: cache });
+    await precompressor.add(['docs/intro.html', 'docs/intro/index.html'], Buffer.from(page));
+    assert.ok((await readdir(path.join(handed, 'docs'))).includes('intro.html.br'), 'copies are written when the page is handed over');
+    // Three files with copies, not five: the later pass left the two names of the page alone.
+    assert.deepEqual(await precompressor.finish(), { files: 3, copies: 6, reused: 0 });
+    assert.deepEqual(await copies(handed), await copies(whole));
+    assert.equal((await readdir(cache)).length, 2, 'the cache keeps the page and the script, both used by this build');
+  });
+
   it('works without a cache, and gives the bytes a cached run gives', async () => {
     const plain = await site('plain', 5);
     const cached = await site('cached', 5);
@@ -70,7 +84,7 @@ describe('precompress', () => {
     assert.equal(zlib.brotliDecompressSync((await copies(plain)).get('docs/intro.html.br')!).toString(), page);
   });
 
-  it("gives the hashed files under assets/ brotli's top quality, and pages and the search index a quicker one", async () => {
+  it("gives the hashed files under assets/ brotli's and gzip's top levels, and pages and the search index quicker ones", async () => {
     const dir = path.join(tmp, 'quality');
     await mkdir(path.join(dir, 'assets'), { recursive: true });
     await writeFile(path.join(dir, 'assets/main-ABC123.js'), script(3));
@@ -83,5 +97,10 @@ describe('precompress', () => {
     assert.ok((await readFile(path.join(dir, 'page.html.br'))).equals(brotliAt(6)), 'a page at quality 6');
     assert.ok((await readFile(path.join(dir, 'assets/search/0123456789/t/0.json.br'))).equals(brotliAt(6)), 'the search index, which changes with every page, at quality 6');
     assert.notDeepEqual(brotliAt(11), brotliAt(6), 'the two qualities give different bytes for this input');
+    const gzipAt = (level: number) => zlib.gzipSync(Buffer.from(script(3)), { level });
+    assert.ok((await readFile(path.join(dir, 'assets/main-ABC123.js.gz'))).equals(gzipAt(9)), 'an asset at gzip level 9');
+    assert.ok((await readFile(path.join(dir, 'page.html.gz'))).equals(gzipAt(6)), 'a page at gzip level 6');
+    assert.ok((await readFile(path.join(dir, 'assets/search/0123456789/t/0.json.gz'))).equals(gzipAt(6)), 'the search index at gzip level 6');
+    assert.notDeepEqual(gzipAt(9), gzipAt(6), 'the two levels give different bytes for this input');
   });
 });
