@@ -20,8 +20,8 @@
 import { LinkChecker, LinkState } from 'linkinator';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
-import { startServer } from '../serve.ts';
 import { withBase } from '../../templates/shared/base-url.ts';
+import { SERVER_THREAD_FROM, startCrawlServer } from './crawl-server.ts';
 
 export interface VerifyOptions {
   dir: string;
@@ -30,6 +30,8 @@ export interface VerifyOptions {
   routes: readonly string[];
   /** Called after each page is checked. */
   progress?: (done: number, total: number) => void;
+  /** Serve from a thread of its own (default: from SERVER_THREAD_FROM pages on). */
+  serverThread?: boolean;
 }
 
 export interface VerifyResult {
@@ -86,7 +88,7 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
 }
 
 export async function verify(options: VerifyOptions, config: SiteConfig): Promise<VerifyResult> {
-  const server = await startServer({ dir: options.dir, port: 0, host: '127.0.0.1' });
+  const server = await startCrawlServer(options.dir, { thread: options.serverThread ?? options.routes.length >= SERVER_THREAD_FROM });
   try {
     const local = server.url;
     const ignored = config.links.ignore;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../cli/config.ts';
-import { DocsgenErrors } from '../../../cli/errors.ts';
+import { DocsgenError, DocsgenErrors } from '../../../cli/errors.ts';
 import { createCrawlLedger, forEachBounded, verify } from '../../../cli/stages/verify.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { createCleanup } from '../../helpers/temp.ts';
@@ -50,7 +50,7 @@ describe('bounded runs', () => {
   });
 });
 
-describe('verify', () => {
+for (const serverThread of [false, true]) describe(`verify, the server on ${serverThread ? 'a thread of its own' : 'the main thread'}`, () => {
   let site: string;
   let out: string;
   const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title><link rel="stylesheet" href="/s.css"></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav>${body}</body></html>`;
@@ -71,7 +71,7 @@ describe('verify', () => {
   it('passes a site whose links all resolve, requesting each shared link once', async () => {
     const config = await loadConfig(site);
     const progress: number[] = [];
-    const result = await verify({ dir: out, checkExternal: false, routes: ['/', '/a'], progress: (done) => progress.push(done) }, config);
+    const result = await verify({ dir: out, checkExternal: false, routes: ['/', '/a'], progress: (done) => progress.push(done), serverThread }, config);
     // The two pages, and the stylesheet once though both pages link to it.
     assert.equal(result.checked, 3);
     assert.deepEqual(progress, [1, 2]);
@@ -81,7 +81,7 @@ describe('verify', () => {
     const config = await loadConfig(site);
     await writeFile(path.join(out, 'b.html'), page('<a href="/missing.png">img</a><a href="#nowhere">n</a>'));
     try {
-      await assert.rejects(verify({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'] }, config), (error: unknown) => {
+      await assert.rejects(verify({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'], serverThread }, config), (error: unknown) => {
         assert.ok(error instanceof DocsgenErrors);
         const messages = error.errors.map((e) => e.message).sort();
         assert.equal(messages.length, 2, messages.join('\n'));
@@ -92,5 +92,16 @@ describe('verify', () => {
     } finally {
       await rm(path.join(out, 'b.html'));
     }
+  });
+
+  it('fails with the reason the server gives when the folder cannot be served', async () => {
+    const config = await loadConfig(site);
+    const missing = path.join(out, 'not-built');
+    await assert.rejects(verify({ dir: missing, checkExternal: false, routes: ['/'], serverThread }, config), (error: unknown) => {
+      assert.ok(error instanceof DocsgenError, String(error));
+      assert.match(error.message, /not-built/);
+      assert.ok(error.hint, 'with a hint');
+      return true;
+    });
   });
 });
