@@ -247,7 +247,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
     if (!options.session) await disposeBuildSession(session);
-    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values()));
+    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values(), { blocking: true }));
     // Pages were compressed as they were written; the rest is done here.
     await logger.task('precompress', () => precompressor.finish());
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
