@@ -325,6 +325,9 @@ export function siteData(config: SiteConfig): SiteData {
 
 function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit: (e: EmitEntry) => void): void {
   const pagination = docPagination(input.collected.docs);
+  // In the site's locale and in UTC, so every build of the same commit writes the same page.
+  // One formatter for all docs: making one costs more than rendering the rest of the line.
+  const dayFormat = new Intl.DateTimeFormat(config.locale.code, { dateStyle: 'long', timeZone: 'UTC' });
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { sidebars } = input;
     const place = doc.sidebar ? sidebars.places.get(doc.route) : undefined;
@@ -358,7 +361,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
           editUrl: config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
-          lastUpdated: input.lastUpdated?.get(doc.relFile),
+          lastUpdated: dated(input.lastUpdated?.get(doc.relFile), dayFormat),
           children: mdx(compiled),
         }),
       });
@@ -366,6 +369,10 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
     // Spec: /docs shows the main document; its canonical URL stays the document's own.
     if (doc.id === config.docs.mainDoc) page(config.docs.routeBasePath, doc.route);
   }
+}
+
+function dated(iso: string | undefined, format: Intl.DateTimeFormat): { iso: string; text: string } | undefined {
+  return iso === undefined ? undefined : { iso, text: format.format(new Date(iso)) };
 }
 
 function readingMinutes(minutesByFile: RenderCache['minutesByFile'], file: string, source: string): number {

@@ -2,10 +2,9 @@ import { useSite } from './SiteContext.tsx';
 
 /**
  * Under a doc's content: "Edit this page" (when the site has an edit URL) and "Last
- * updated on {date}", the date in the site's locale, in UTC so every build of the same
- * commit writes the same page.
+ * updated on {date}", the date formatted by the render stage in the site's locale.
  */
-export function EditMeta({ editUrl, lastUpdated }: { editUrl?: string; lastUpdated?: string }) {
+export function EditMeta({ editUrl, lastUpdated }: { editUrl?: string; lastUpdated?: { iso: string; text: string } }) {
   const site = useSite();
   if (!editUrl && !lastUpdated) return null;
   const [before = '', after = ''] = site.labels.lastUpdated.split('{date}');
@@ -22,14 +21,10 @@ export function EditMeta({ editUrl, lastUpdated }: { editUrl?: string; lastUpdat
       {lastUpdated ? (
         <p className="edit-meta__updated">
           {before}
-          <time dateTime={lastUpdated}>{formatDate(lastUpdated, site.locale.code)}</time>
+          <time dateTime={lastUpdated.iso}>{lastUpdated.text}</time>
           {after}
         </p>
       ) : null}
     </div>
   );
-}
-
-function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 }

@@ -22,8 +22,8 @@ export interface DocPageProps {
   contentLanguage?: string;
   /** Where the doc's source can be edited (config `editUrl` + its path); none, no link. */
   editUrl?: string;
-  /** ISO date of the source's last change. */
-  lastUpdated?: string;
+  /** The source's last change: its ISO date, and the date as the page shows it. */
+  lastUpdated?: { iso: string; text: string };
   children: ReactNode;
 }
 

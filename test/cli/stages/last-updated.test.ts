@@ -95,7 +95,7 @@ describe('last-updated dates and edit links', () => {
     const config = await loadConfig(path.join(repoRoot, 'test/fixtures/sites/minimal'));
     const site = { ...siteData(config), locale: { code: 'pt-BR', label: 'Português', direction: 'ltr' as const } };
     site.labels = { ...site.labels, lastUpdated: 'Atualizado em {date}.' };
-    const html = renderToString(createElement(SiteContext.Provider, { value: site }, createElement(EditMeta, { lastUpdated: '2024-02-03T04:05:06.000Z' })));
+    const html = renderToString(createElement(SiteContext.Provider, { value: site }, createElement(EditMeta, { lastUpdated: { iso: '2024-02-03T04:05:06.000Z', text: '3 de fevereiro de 2024' } })));
     assert.doesNotMatch(html, /Edit this page|<a /);
     assert.match(html, /Atualizado em <time dateTime="2024-02-03T04:05:06.000Z">3 de fevereiro de 2024<\/time>\./);
   });

@@ -4,7 +4,7 @@
  * what a page links to comes from render alone.
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig, type SiteConfig } from '../../../cli/config.ts';
@@ -26,13 +26,18 @@ const ASSETS = {
   feeds: { rss: '/blog/rss.xml', atom: '/blog/atom.xml' },
 };
 
-async function renderSite(owner: CleanupOwner, change?: (root: string) => Promise<void>, routes?: ReadonlySet<string>): Promise<{ config: SiteConfig; pages: RenderedPage[] }> {
+async function renderSite(
+  owner: CleanupOwner,
+  change?: (root: string) => Promise<void>,
+  routes?: ReadonlySet<string>,
+  more: Partial<RenderInput> = {},
+): Promise<{ config: SiteConfig; pages: RenderedPage[] }> {
   const root = await makeSite(owner);
   await change?.(root);
   const config = await loadConfig(root);
   const collected = await collect(config);
   const compiled = await compile(collected, config, createCompileCache({}));
-  const input: RenderInput = { collected, compiled, apis: [], assets: ASSETS, sidebars: { ...sidebarData(collected.sidebars), src: '/assets/sidebars-TEST.json' } };
+  const input: RenderInput = { collected, compiled, apis: [], assets: ASSETS, sidebars: { ...sidebarData(collected.sidebars), src: '/assets/sidebars-TEST.json' }, ...more };
   return { config, pages: await render(input, config, { routes }) };
 }
 
@@ -69,6 +74,16 @@ describe('render', () => {
     assert.ok(byRoute(pages, '/docs/intro').html.includes('/assets/island-copy-page-TEST.js'));
     assert.ok(!byRoute(pages, '/blog').html.includes('/assets/island-copy-page-TEST.js'));
     for (const page of pages) assert.ok(page.html.includes('/assets/island-search-TEST.js'), `${page.route} has search`);
+  });
+
+  it("shows a doc's last change as a date in the site's locale, in UTC", async (t) => {
+    const inPortuguese = async (root: string) => {
+      const file = path.join(root, 'site.config.ts');
+      await writeFile(file, (await readFile(file, 'utf8')).replace("title: 'Minimal',", "title: 'Minimal', locale: { code: 'pt-BR', label: 'Português' },"));
+    };
+    // Late on the 3rd in UTC is already the 4th east of it: the page must say the 3rd wherever it is built.
+    const { pages } = await renderSite(t, inPortuguese, undefined, { lastUpdated: new Map([['content/docs/intro.mdx', '2024-02-03T23:30:00.000Z']]) });
+    assert.match(byRoute(pages, '/docs/intro').html, /<time dateTime="2024-02-03T23:30:00.000Z">3 de fevereiro de 2024<\/time>/);
   });
 
   it('renders only the routes asked for', async (t) => {
