@@ -127,9 +127,9 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
           // Only pointer moves now, each followed by whatever it starts: nothing may change what the reader is reading.
           for (let i = 0; i < 5; i++) {
             await movePointer(page);
-            await quiet(page, requests, { scroll: false });
+            await quiet(page, requests);
           }
-          await quiet(page, requests, { scroll: true });
+          await quiet(page, requests, { scroll: true, calmRounds: 2 });
           assert.deepEqual(await readingPosition(page), before, `after ${action}, the scroll position and the element at the middle of the viewport stay`);
         }
         for (const file of islandFiles) assert.ok(!urls.includes(file), `${file} is not requested while the reader reads`);

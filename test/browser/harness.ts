@@ -148,14 +148,17 @@ const IDLE_AND_STILL = `new Promise((resolve) => {
  * have begun by then, instead of after a fixed wait that is too long when idle and too
  * short under load.
  */
-export async function quiet(page: Page, requests: RequestTracker, options: { scroll: boolean } = { scroll: false }): Promise<void> {
+export async function quiet(page: Page, requests: RequestTracker, options: { scroll?: boolean; calmRounds?: number } = {}): Promise<void> {
+  let calm = 0;
   for (let round = 0; ; round++) {
     const started = requests.started();
     if (options.scroll) await scrollSettled(page);
     await page.evaluate(IDLE_AND_STILL);
-    // Quiet only when a whole round of idle time started nothing (what the page schedules
-    // for idle time, as prefetches, may run after this round's callback) and nothing is on its way.
-    if (requests.inFlight() === 0 && requests.started() === started) return;
+    // Quiet only when whole rounds of idle time started nothing (what the page schedules
+    // for idle time, as prefetches, may run after a round's callback) and nothing is on its
+    // way. To prove that something did not happen, ask for two rounds in a row.
+    calm = requests.inFlight() === 0 && requests.started() === started ? calm + 1 : 0;
+    if (calm >= (options.calmRounds ?? 1)) return;
     if (round > 400) assert.fail(`the page did not become quiet: ${requests.inFlight()} requests still in flight`);
   }
 }

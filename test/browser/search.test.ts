@@ -179,7 +179,7 @@ describe('search dialog', () => {
     await islandMounted(page);
     await page.mouse.move(10, 400);
     // Whatever the hover started has run its course.
-    await quiet(page, requests);
+    await quiet(page, requests, { calmRounds: 2 });
     assert.equal(await page.$(OPEN_DIALOG), null);
     await page.close();
   });
@@ -322,7 +322,7 @@ describe('search loading', { concurrency: true }, () => {
       const requests = requestsInFlight(page);
       await page.goto(`${server.url}${DOC}`, { waitUntil: 'load' });
       // Everything that starts by itself has started (and finished) by then: idle, nothing in flight.
-      await quiet(page, requests);
+      await quiet(page, requests, { calmRounds: 2 });
       const assets = await searchAssets(page);
       assert.ok(assets.length >= 2, `search has its own code: ${assets.join(', ')}`);
       assert.deepEqual(requested.filter((url) => assets.includes(url) || isIndex(url)), [], 'nothing of search before intent');
