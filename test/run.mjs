@@ -19,8 +19,12 @@ import { tsImport } from 'tsx/esm/api';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TEST_DIST = '.test-dist';
 const SLOW = /(^|[\\/])(browser|quality|watch)[\\/]/;
-/** The longest file (a build of a thousand docs) starts first of all. */
-const LONGEST = /generated-site\.test\.ts$/;
+/** The longest files, longest first, start before all others: none is left running alone at the end. */
+const LONGEST = ['cli/generated-site', 'quality/axe', 'browser/api-reference', 'cli/watch/watch', 'browser/search', 'browser/navigation', 'cli/watch/property', 'browser/watch'];
+const rank = (file) => {
+  const i = LONGEST.findIndex((name) => file.split(path.sep).join('/').endsWith(`${name}.test.ts`));
+  return i === -1 ? LONGEST.length : i;
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs a command with its output held back, so three at once do not interleave; prints it when it fails. */
@@ -64,10 +68,10 @@ const files = readdirSync(here, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.test.ts') && !e.parentPath.includes(`${path.sep}fixtures`))
   .map((e) => path.relative(process.cwd(), path.join(e.parentPath, e.name)))
   .sort()
-  // Two files run at a time; the longest (a browser, a watch process) start first, so the
-  // last minute is not one long file running alone while the other slot has nothing left.
+  // Three files run at a time; the longest (a browser, a watch process) start first, so the
+  // last minute is not one long file running alone while the other slots have nothing left.
   .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)))
-  .sort((a, b) => Number(LONGEST.test(b)) - Number(LONGEST.test(a)));
+  .sort((a, b) => rank(a) - rank(b));
 const env = { ...process.env };
 if (checks) env.DOCSGEN_TEST_DIST = TEST_DIST;
 const server = await browserServer.catch((error) => {
@@ -77,7 +81,7 @@ const server = await browserServer.catch((error) => {
 if (server) env.DOCSGEN_TEST_BROWSER = server.wsEndpoint();
 const passed = args.filter((a) => a !== '--checks');
 // Not spawnSync: the shared Chromium is served from this process's event loop.
-const tests = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...passed, ...files], { stdio: 'inherit', env });
+const tests = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...passed, ...files], { stdio: 'inherit', env });
 const status = await new Promise((resolve) => tests.on('close', (code) => resolve(code ?? 1)));
 await server?.close();
 process.exit(status);
