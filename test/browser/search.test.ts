@@ -5,6 +5,7 @@
  * open dialog in both colour modes.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -354,7 +355,7 @@ describe('search loading', { concurrency: true }, () => {
           const requested: string[] = [];
           const requests = requestsInFlight(page);
           await page.goto(`${server.url}${DOC}`, { waitUntil: 'load' });
-          await quiet(page, requests);
+          await quiet(page, requests, { calmRounds: 2 });
           page.on('request', (request) => requested.push(new URL(request.url()).pathname));
           await page.keyboard.press('Control+k');
           await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
@@ -365,7 +366,9 @@ describe('search loading', { concurrency: true }, () => {
             return Array.from(document.querySelectorAll('[role="option"][data-pending]')).every((el) => el.getBoundingClientRect().top > body.bottom);
           });
           await quiet(page, requests);
-          const searchRequests = requested.filter((url) => !url.endsWith('.html') && !url.startsWith('/docs') && url !== '/');
+          // Pages are not search's: the router may still prefetch one a loaded machine got to late.
+          const isPage = (url: string) => url === '/' || url.endsWith('.html') || url.startsWith('/docs') || existsSync(path.join(dist, `${url.slice(1)}.html`));
+          const searchRequests = requested.filter((url) => !isPage(url));
           let total = 0;
           for (const url of new Set(searchRequests)) {
             const body = await readFile(path.join(dist, url));
