@@ -5,14 +5,26 @@
 // With --checks (what `npm test` passes), first runs the typecheck, the lint and the
 // build of the real site that the tests read, side by side: each keeps one core busy,
 // and one after the other they left the second core idle for most of a minute.
-import { spawn, spawnSync } from 'node:child_process';
+//
+// One Chromium is started for the whole run and its address passed in
+// DOCSGEN_TEST_BROWSER: the browser test files connect to it (each in contexts of its
+// own) instead of each launching one (test/helpers/browser.ts).
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TEST_DIST = '.test-dist';
 const SLOW = /(^|[\\/])(browser|quality|watch)[\\/]/;
+/** The longest files, longest first, start before all others: none is left running alone at the end. */
+const LONGEST = ['cli/generated-site', 'quality/axe', 'browser/api-reference', 'cli/watch/watch', 'browser/search', 'browser/navigation', 'cli/watch/property', 'browser/watch'];
+const rank = (file) => {
+  const i = LONGEST.findIndex((name) => file.split(path.sep).join('/').endsWith(`${name}.test.ts`));
+  return i === -1 ? LONGEST.length : i;
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs a command with its output held back, so three at once do not interleave; prints it when it fails. */
@@ -29,25 +41,47 @@ function run(label, command, args) {
   });
 }
 
+/** The Chromium the test files share, launched with the flags of test/helpers/browser.ts. */
+async function launchSharedBrowser() {
+  const { CHROMIUM_LAUNCH } = await tsImport('./helpers/browser.ts', import.meta.url);
+  return chromium.launchServer(CHROMIUM_LAUNCH);
+}
+
 const args = process.argv.slice(2);
 const checks = args.includes('--checks');
+const browserServer = launchSharedBrowser();
+// Started now, awaited only when the tests start: a failed launch is reported then, by the files that need it.
+browserServer.catch(() => undefined);
 if (checks) {
   const results = await Promise.all([
     run('npm run typecheck', npm, ['run', '--silent', 'typecheck']),
     run('npm run lint', npm, ['run', '--silent', 'lint']),
     run('the build of the real site', process.execPath, [path.join(here, '..', 'cli', 'bin.mjs'), 'build', '--quiet', '--out', TEST_DIST]),
   ]);
-  if (results.includes(false)) process.exit(1);
+  if (results.includes(false)) {
+    await (await browserServer.catch(() => undefined))?.close();
+    process.exit(1);
+  }
 }
 
 const files = readdirSync(here, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.test.ts') && !e.parentPath.includes(`${path.sep}fixtures`))
   .map((e) => path.relative(process.cwd(), path.join(e.parentPath, e.name)))
   .sort()
-  // Two files run at a time; the longest (a browser, a watch process) start first, so the
-  // last minute is not one long file running alone while the other slot has nothing left.
-  .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)));
-const env = checks ? { ...process.env, DOCSGEN_TEST_DIST: TEST_DIST } : process.env;
+  // Three files run at a time; the longest (a browser, a watch process) start first, so the
+  // last minute is not one long file running alone while the other slots have nothing left.
+  .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)))
+  .sort((a, b) => rank(a) - rank(b));
+const env = { ...process.env };
+if (checks) env.DOCSGEN_TEST_DIST = TEST_DIST;
+const server = await browserServer.catch((error) => {
+  process.stderr.write(`Could not start the shared Chromium, each browser test file launches its own: ${error.message}\n`);
+  return undefined;
+});
+if (server) env.DOCSGEN_TEST_BROWSER = server.wsEndpoint();
 const passed = args.filter((a) => a !== '--checks');
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...passed, ...files], { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+// Not spawnSync: the shared Chromium is served from this process's event loop.
+const tests = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...passed, ...files], { stdio: 'inherit', env });
+const status = await new Promise((resolve) => tests.on('close', (code) => resolve(code ?? 1)));
+await server?.close();
+process.exit(status);

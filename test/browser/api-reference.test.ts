@@ -15,6 +15,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../../cli/serve.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
+import { quiet, requestsInFlight, scrollSettled } from './harness.ts';
 
 const READY = '.api-console[open] .api-elements[data-state="ready"]';
 /** The key Elements' try-it keeps security values under (templates/client/islands/api-reference.tsx). */
@@ -43,11 +44,13 @@ async function luminance(page: Page, target: string | Locator, kind: 'background
   return locator.evaluate(new Function(`return (${kind === 'background' ? BACKGROUND_LUMINANCE : TEXT_LUMINANCE})`)() as (el: Element) => number);
 }
 
-let pointerX = 0;
+/** Where each page's pointer last went: per page, as tests run side by side. */
+const pointers = new WeakMap<Page, number>();
 /** A pointer move to a new point each time, as a reader's mouse does. */
 async function movePointer(page: Page): Promise<void> {
-  pointerX = (pointerX % 400) + 37;
-  await page.mouse.move(pointerX, 300 + (pointerX % 50));
+  const x = ((pointers.get(page) ?? 0) % 400) + 37;
+  pointers.set(page, x);
+  await page.mouse.move(x, 300 + (x % 50));
 }
 
 /** Resolves once the page has loaded and the browser was idle, when islands that start by themselves have started. */
@@ -77,7 +80,9 @@ async function readingPosition(page: Page): Promise<{ y: number; element: string
   });
 }
 
-describe('API reference pages (Chromium)', () => {
+// The tests are independent (a context each, nothing stored shared) and mostly wait on
+// the browser: several at a time keep the cores busy.
+describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
   let server: RunningServer;
   let browser: TestBrowser;
   let islandFiles: string[];
@@ -96,10 +101,11 @@ describe('API reference pages (Chromium)', () => {
 
   for (const route of ['/api-reference', '/onboarding-api-reference']) {
     it(`${route}: reading never loads Elements nor moves what is on screen (Page Down, pointer moves, the wheel, a click on a heading)`, async () => {
-      const page = await browser.newPage();
+      const page = await browser.isolatedPage();
       const problems = consoleProblems(page);
       const urls: string[] = [];
       page.on('request', (request) => urls.push(new URL(request.url()).pathname));
+      const requests = requestsInFlight(page);
       try {
         await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
         await loadedAndIdle(page);
@@ -114,16 +120,16 @@ describe('API reference pages (Chromium)', () => {
         for (const { action, run } of reader) {
           await movePointer(page);
           await run();
-          // Let the scroll the reader asked for finish, then look at what they have.
-          await page.waitForTimeout(400);
+          // Let the scroll the reader asked for, and what it starts, finish; then look at what they have.
+          await quiet(page, requests, { scroll: true });
           const before = await readingPosition(page);
           assert.ok(before.y > 0, `${action}: the page scrolled`);
-          // Only pointer moves and time now: nothing may change what the reader is reading.
+          // Only pointer moves now, each followed by whatever it starts: nothing may change what the reader is reading.
           for (let i = 0; i < 5; i++) {
             await movePointer(page);
-            await page.waitForTimeout(150);
+            await quiet(page, requests);
           }
-          await page.waitForTimeout(800);
+          await quiet(page, requests, { scroll: true, calmRounds: 2 });
           assert.deepEqual(await readingPosition(page), before, `after ${action}, the scroll position and the element at the middle of the viewport stay`);
         }
         for (const file of islandFiles) assert.ok(!urls.includes(file), `${file} is not requested while the reader reads`);
@@ -135,13 +141,13 @@ describe('API reference pages (Chromium)', () => {
   }
 
   it('"Try it" on createPayment opens the console at that operation, over the page, and closing it gives the reader back their place', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     const problems = consoleProblems(page);
     try {
       await page.goto(`${server.url}/api-reference`, { waitUntil: 'load' });
       // The reader has the operation on screen, its "Try it" in view (so the click scrolls nothing).
       await page.$eval('[data-api-try="createPayment"]', (el) => el.scrollIntoView({ block: 'center' }));
-      await page.waitForTimeout(400);
+      await scrollSettled(page);
       const before = await readingPosition(page);
       await page.click('[data-api-try="createPayment"]');
       await page.waitForSelector(READY, { timeout: 30_000 });
@@ -162,7 +168,7 @@ describe('API reference pages (Chromium)', () => {
   });
 
   it('a #try/ deep link opens the console at once, again after a reload; the console button opens its overview', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     try {
       await openConsole(page, `${server.url}/onboarding-api-reference#try/operations/getMerchant`);
       assert.equal(await operationTitle(page), 'Consultar estabelecimento');
@@ -180,7 +186,7 @@ describe('API reference pages (Chromium)', () => {
   });
 
   it('a #/operations/ link (the stable anchor) shows the server-rendered operation, without loading Elements', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     const urls: string[] = [];
     page.on('request', (request) => urls.push(new URL(request.url()).pathname));
     try {
@@ -196,7 +202,7 @@ describe('API reference pages (Chromium)', () => {
   });
 
   it("the samples' language tabs switch together, and with the docs' tabs", async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     try {
       await page.goto(`${server.url}/docs/api/pagamento`);
       await page.click('[data-tab-group="linguagem"] [role="tab"][data-tab-value="python"] >> nth=0');
@@ -217,9 +223,8 @@ describe('API reference pages (Chromium)', () => {
 
   it('no page overflows a phone: both API pages at 360, 390 and 414 px', async () => {
     for (const width of [360, 390, 414]) {
-      const phone = await launchBrowser({ viewport: { width, height: 800 } });
+      const page = await browser.isolatedPage({ viewport: { width, height: 800 } });
       try {
-        const page = await phone.newPage();
         for (const route of ['/api-reference', '/onboarding-api-reference']) {
           await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
           const wide = await page.evaluate(() => ({
@@ -236,13 +241,13 @@ describe('API reference pages (Chromium)', () => {
           assert.equal(await page.evaluate(() => window.scrollX), 0, `${route} at ${width} px does not scroll sideways`);
         }
       } finally {
-        await phone.close();
+        await page.close();
       }
     }
   });
 
   it('makes Elements and its code samples dark in dark mode, and light again', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     try {
       await page.addInitScript(() => window.localStorage.setItem('theme', 'light'));
       await openConsole(page, `${server.url}/api-reference#try/operations/createPayment`);
@@ -271,7 +276,7 @@ describe('API reference pages (Chromium)', () => {
   });
 
   it('"Clear saved credentials" removes what try-it stored, on screen and in storage', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     try {
       await openConsole(page, `${server.url}/api-reference#try/operations/createPayment`);
       const token = `${READY} input[aria-label="Token"]`;
@@ -308,9 +313,9 @@ describe('API reference pages (Chromium)', () => {
           }),
         selectors,
       );
-    const page = await browser.newPage();
-    const plain = await browser.newPage();
-    const withoutElements = await browser.newPage();
+    const page = await browser.isolatedPage();
+    const plain = await browser.isolatedPage();
+    const withoutElements = await browser.isolatedPage();
     try {
       await openConsole(page, `${server.url}/onboarding-api-reference#try/`);
       const onApiPage = await stylesOf(page, chrome);
@@ -342,7 +347,7 @@ describe('API reference pages (Chromium)', () => {
   });
 
   it('starts and stops with client navigation, leaving nothing behind', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     const problems = consoleProblems(page);
     try {
       await page.goto(`${server.url}/`);
@@ -379,7 +384,7 @@ describe('API reference pages (Chromium)', () => {
 
   it('no other page requests the Elements chunk or its stylesheet', async () => {
     const requested = async (route: string) => {
-      const page = await browser.newPage();
+      const page = await browser.isolatedPage();
       const urls: string[] = [];
       page.on('request', (request) => urls.push(new URL(request.url()).pathname));
       try {

@@ -4,7 +4,8 @@
  * clicks that neither move the mouse (no hover prefetch) nor scroll the page.
  */
 import { after, before } from 'node:test';
-import type { Page } from 'playwright-core';
+import assert from 'node:assert/strict';
+import type { Page, Request } from 'playwright-core';
 import type { RunningServer } from '../../cli/serve.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { serveBuiltSite } from '../helpers/site.ts';
@@ -86,6 +87,79 @@ export async function settle(log: string[], quietMs = 600, maxMs = 8000): Promis
       count = log.length;
       since = Date.now();
     } else if (Date.now() - since >= quietMs) return;
+  }
+}
+
+/**
+ * Resolves once the page's scroll has come to rest: the same position over several frames
+ * in a row. A string, as tsx would wrap a named inner function in a helper the page lacks.
+ */
+const SCROLL_AT_REST = `new Promise((resolve) => {
+  let last = '';
+  let still = 0;
+  const frame = () => {
+    const now = window.scrollX + ',' + window.scrollY;
+    still = now === last ? still + 1 : 0;
+    last = now;
+    if (still >= 5) resolve();
+    else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})`;
+
+export async function scrollSettled(page: Page): Promise<void> {
+  await page.evaluate(SCROLL_AT_REST);
+}
+
+/** A page's requests from the time requestsInFlight() was called: how many began, how many are still in flight. */
+export interface RequestTracker {
+  started(): number;
+  inFlight(): number;
+}
+
+export function requestsInFlight(page: Page): RequestTracker {
+  // The requests themselves, not a count: one that began before this was called may end after.
+  const open = new Set<Request>();
+  let started = 0;
+  page.on('request', (request) => {
+    started++;
+    open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  return { started: () => started, inFlight: () => open.size };
+}
+
+/** Resolves in the page once its main thread was idle and no animation or transition runs, a frame later. */
+const IDLE_AND_STILL = `new Promise((resolve) => {
+  window.requestIdleCallback(() => {
+    const check = () => {
+      if (document.getAnimations().every((a) => a.playState !== 'running')) requestAnimationFrame(() => resolve());
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, { timeout: 2000 });
+})`;
+
+/**
+ * Resolves once whatever the reader's last input could start has run its course: the
+ * main thread idle, no animation or transition running, no request in flight or newly started and, with
+ * `scroll`, the scroll at rest. A load of Elements, a prefetch or a layout shift would
+ * have begun by then, instead of after a fixed wait that is too long when idle and too
+ * short under load.
+ */
+export async function quiet(page: Page, requests: RequestTracker, options: { scroll?: boolean; calmRounds?: number } = {}): Promise<void> {
+  let calm = 0;
+  for (let round = 0; ; round++) {
+    const started = requests.started();
+    if (options.scroll) await scrollSettled(page);
+    await page.evaluate(IDLE_AND_STILL);
+    // Quiet only when whole rounds of idle time started nothing (what the page schedules
+    // for idle time, as prefetches, may run after a round's callback) and nothing is on its
+    // way. To prove that something did not happen, ask for two rounds in a row.
+    calm = requests.inFlight() === 0 && requests.started() === started ? calm + 1 : 0;
+    if (calm >= (options.calmRounds ?? 1)) return;
+    if (round > 400) assert.fail(`the page did not become quiet: ${requests.inFlight()} requests still in flight`);
   }
 }
 

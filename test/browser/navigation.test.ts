@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../cli/serve.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
-import { clickInPage, fetchLog, injectLink, markerSurvived, setMarker, settle, waitForTitle, type ClickInit } from './harness.ts';
+import { clickInPage, fetchLog, injectLink, markerSurvived, quiet, requestsInFlight, setMarker, settle, waitForTitle, type ClickInit } from './harness.ts';
 
 const FROM = '/docs/api/pagamento';
 const TO = '/docs/api/transacao';
@@ -38,7 +38,7 @@ async function facts(route: string): Promise<PageFacts> {
   return { title, h1, tocIds };
 }
 
-describe('client navigation (real site)', () => {
+describe('client navigation (real site)', { concurrency: 3 }, () => {
   let browser: TestBrowser;
   let server: RunningServer;
   let from: PageFacts;
@@ -58,7 +58,8 @@ describe('client navigation (real site)', () => {
   });
 
   async function open(route: string, setup?: (page: Page) => Promise<void>): Promise<{ page: Page; fetched: string[]; errors: string[] }> {
-    const page = await browser.newPage();
+    // A context of its own: the tests run side by side, and none may see another's cache or offline switch.
+    const page = await browser.isolatedPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
@@ -148,9 +149,9 @@ describe('client navigation (real site)', () => {
     await page.waitForFunction(() => Math.abs(window.scrollY - 900) < 2);
     assert.equal(await markerSurvived(page), true);
     // A reload restores the position too (kept in the history entry shortly after scrolling stops).
-    await page.waitForTimeout(400);
+    await page.waitForFunction(() => Math.abs(((history.state as { docsgen?: { scroll?: number[] } } | null)?.docsgen?.scroll?.[1] ?? -1) - 900) < 2);
     await page.reload({ waitUntil: 'load' });
-    await page.waitForFunction(() => Math.abs(window.scrollY - 900) < 2, undefined, { timeout: 3000 });
+    await page.waitForFunction(() => Math.abs(window.scrollY - 900) < 2, undefined, { timeout: 10_000 });
     await page.close();
   });
 
@@ -274,9 +275,12 @@ describe('client navigation (real site)', () => {
   });
 
   it('shows the progress bar only when loading takes more than 200 ms, as an accessible progressbar', async () => {
+    // The slow page is held until the bar has been looked at, not for a fixed time a loaded machine can outlast.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const { page } = await open(FROM, async (p) => {
       await p.route('**/blog/tags/hola', async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 900));
+        await released;
         await route.continue();
       });
     });
@@ -315,6 +319,7 @@ describe('client navigation (real site)', () => {
     assert.equal(await page.getAttribute('#docsgen-page', 'aria-busy'), 'true');
     const times = await shown();
     assert.ok(times.length > 0 && times[0]! >= 195, `the bar appeared after ${times[0]} ms, not before 200 ms`);
+    release();
     await page.waitForFunction(() => location.pathname === '/blog/tags/hola');
     await bar.waitFor({ state: 'hidden', timeout: 3000 });
     assert.equal(await bar.getAttribute('aria-hidden'), 'true');
@@ -352,23 +357,23 @@ describe('client navigation (real site)', () => {
   it('offline, shows the error text and a Retry button that loads the page once the connection is back', async () => {
     const { page } = await open(FROM);
     await injectLink(page, '/blog/tags', 'offline-link');
-    await browser.context.setOffline(true);
+    await page.context().setOffline(true);
     try {
       await clickInPage(page, '#offline-link');
       const retry = page.getByRole('button', { name: 'Retry' });
-      await retry.waitFor({ timeout: 5000 });
+      await retry.waitFor({ timeout: 15_000 });
       assert.equal(await page.textContent('#main-content h1'), 'This page could not be loaded.');
       const message = (await page.textContent('.load-error__message')) ?? '';
       assert.match(message, /Failed to fetch/, 'the error text is shown');
       assert.match(message, /\/blog\/tags/);
       assert.equal(new URL(page.url()).pathname, '/blog/tags');
       assert.equal(await markerSurvived(page), true, 'no reload was attempted');
-      await browser.context.setOffline(false);
+      await page.context().setOffline(false);
       await retry.click();
       await waitForTitle(page, 'Tags | Sorrix');
       assert.equal(await markerSurvived(page), true);
     } finally {
-      await browser.context.setOffline(false);
+      await page.context().setOffline(false);
     }
     await page.close();
   });
@@ -417,7 +422,7 @@ describe('client navigation (real site)', () => {
     assert.ok(fetched.includes(TO), `a visible sidebar link is prefetched without interaction (fetched: ${fetched.join(', ')})`);
     assert.ok(!fetched.includes('/blog/tags/docusaurus'), 'a link below the fold is not fetched yet');
     await page.evaluate(() => document.getElementById('far-link')!.scrollIntoView());
-    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/blog/tags/docusaurus')), undefined, { timeout: 5000 });
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/blog/tags/docusaurus')), undefined, { timeout: 10_000 });
     assert.ok(fetched.includes('/blog/tags/docusaurus'));
     await page.close();
   });
@@ -434,13 +439,14 @@ describe('client navigation (real site)', () => {
           content: `Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => Object.assign(new EventTarget(), ${JSON.stringify(connection.value)}) });`,
         });
       });
-      // Long enough for the prefetch of visible links, which starts when the browser is idle after load.
-      await page.waitForTimeout(1000);
+      const requests = requestsInFlight(page);
+      // Until the prefetch of visible links, which starts when the browser is idle after load, would have begun.
+      await quiet(page, requests, { calmRounds: 2 });
       await injectLink(page, '/blog/tags/hola', 'no-prefetch');
       await page.hover('#no-prefetch');
       await page.dispatchEvent('#no-prefetch', 'touchstart');
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await page.waitForTimeout(500);
+      await quiet(page, requests, { scroll: true, calmRounds: 2 });
       assert.deepEqual(fetched, [], 'nothing was fetched ahead of a click');
       await page.click('#no-prefetch');
       await page.waitForFunction(() => location.pathname === '/blog/tags/hola');

@@ -147,8 +147,10 @@ describe('serve --watch in the browser', () => {
     try {
       await waitFor('the new rule to apply', async () => (await custom()) === '7px');
       assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'still here', 'the page did not reload');
-      const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute('href')));
-      assert.equal(sheets.filter((href) => /\/assets\/styles-/.test(href ?? '')).length, 1, 'the old stylesheet was removed');
+      // The new sheet applies when it has loaded; the old one goes in the load event's task
+      // after that, which a loaded machine can delay: wait for it rather than race it.
+      const stylesheets = () => page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].filter((l) => /\/assets\/styles-/.test(l.getAttribute('href') ?? '')).length);
+      await waitFor('the old stylesheet to be removed', async () => (await stylesheets()) === 1, WAIT_MS);
     } finally {
       await writeFile(css, original);
     }

@@ -1,11 +1,14 @@
 /**
  * Debian's Chromium driven by playwright-core, launched the way this project's
  * machines allow: no browser download, no background networking, a fresh profile.
+ *
+ * `npm test` starts one Chromium for the whole run (test/run.mjs) and passes its address
+ * in DOCSGEN_TEST_BROWSER; each test file connects to it instead of starting its own,
+ * which cost a second or more of a core per file. Every TestBrowser is a browser context
+ * of its own (its own storage, cache, cookies and permissions), so tests sharing the one
+ * Chromium share nothing else. A file run on its own launches Chromium itself.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -18,29 +21,60 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** How test/run.mjs starts the Chromium that the test files share. */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+  headless: true,
+};
+
+/** Set by test/run.mjs: the address of the Chromium started for the whole run. */
+export const SHARED_BROWSER_ENV = 'DOCSGEN_TEST_BROWSER';
+
+export interface ContextOptions {
+  viewport?: { width: number; height: number };
+  javaScriptEnabled?: boolean;
+}
+
 export interface TestBrowser {
   context: BrowserContext;
   newPage(): Promise<Page>;
+  /**
+   * A page in a new context of the same browser: nothing shared with other pages (storage,
+   * cache, permissions), for tests that run at the same time. Closing the page closes its context.
+   */
+  isolatedPage(options?: ContextOptions): Promise<Page>;
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {}): Promise<TestBrowser> {
-  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: options.viewport ?? { width: 1280, height: 900 },
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-  });
-  return {
-    context,
-    newPage: () => context.newPage(),
-    async close() {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
-  };
+function contextOptions(options: ContextOptions) {
+  return { viewport: options.viewport ?? { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true };
+}
+
+export async function launchBrowser(options: ContextOptions = {}): Promise<TestBrowser> {
+  const shared = process.env[SHARED_BROWSER_ENV];
+  // A connected client's close() only disconnects (and closes its contexts); the shared Chromium runs on.
+  const browser: Browser = shared ? await chromium.connect(shared) : await chromium.launch(CHROMIUM_LAUNCH);
+  try {
+    const context = await browser.newContext(contextOptions(options));
+    return {
+      context,
+      newPage: () => context.newPage(),
+      async isolatedPage(own = options) {
+        const isolated = await browser.newContext(contextOptions(own));
+        const page = await isolated.newPage();
+        page.once('close', () => void isolated.close().catch(() => undefined));
+        return page;
+      },
+      async close() {
+        await context.close();
+        await browser.close();
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }
 
 /** Collects console errors and page errors so a test can assert there were none. */

@@ -6,9 +6,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from '../../cli/build.ts';
-import { loadConfig } from '../../cli/config.ts';
-import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { tempDir } from './temp.ts';
 
@@ -26,6 +23,9 @@ export function builtSite(): Promise<string> {
     const dir = await tempDir(atExit, 'site');
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const out = path.join(dir, 'dist');
+    // Loaded only here: the build's modules take seconds to import, and under `npm test`
+    // (DOCSGEN_TEST_DIST set) the many files that only serve the built site never need them.
+    const [{ build }, { loadConfig }, { createLogger }] = await Promise.all([import('../../cli/build.ts'), import('../../cli/config.ts'), import('../../cli/log.ts')]);
     const config = await loadConfig(repoRoot);
     await build(config, { outDir: out, logger: createLogger({ level: 'quiet' }) });
     return out;

@@ -132,7 +132,9 @@ async function violations(page: Page, exceptions: readonly Exception[]): Promise
   return found.map((v) => `${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}  ${n.html.slice(0, 160)}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, '\n      ')}` : ''}`).join('\n')}`);
 }
 
-describe('accessibility (axe-core, Chromium)', () => {
+// Each case in a context of its own (its colour mode is in storage): several at a time,
+// as most of a case is waiting on the browser.
+describe('accessibility (axe-core, Chromium)', { concurrency: 3 }, () => {
   let server: RunningServer;
   let browser: TestBrowser;
 
@@ -146,7 +148,7 @@ describe('accessibility (axe-core, Chromium)', () => {
   });
 
   it('the check can fail: a low-contrast line added to the home page is reported', async () => {
-    const page = await browser.newPage();
+    const page = await browser.isolatedPage();
     try {
       await page.goto(`${server.url}/`, { waitUntil: 'load' });
       await page.evaluate(() => {
@@ -165,7 +167,7 @@ describe('accessibility (axe-core, Chromium)', () => {
   for (const mode of MODES) {
     for (const c of CASES) {
       it(`${c.name} (${c.route}), ${mode} mode: no violations`, async () => {
-        const page = await browser.newPage();
+        const page = await browser.isolatedPage();
         const held: Route[] = [];
         try {
           if (c.width) await page.setViewportSize({ width: c.width, height: 844 });

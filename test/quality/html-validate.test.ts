@@ -8,9 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { HtmlValidate, StaticConfigLoader, type ConfigData, type Message } from 'html-validate';
+import { Worker } from 'node:worker_threads';
+import type { ConfigData, Message } from 'html-validate';
 import { builtSite } from '../helpers/site.ts';
 
 export const HTML_VALIDATE_CONFIG: ConfigData = {
@@ -36,8 +38,46 @@ async function htmlFiles(dir: string, base = dir): Promise<string[]> {
   return out.sort();
 }
 
-function describeMessage(file: string, m: Message): string {
-  return `${file}:${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`;
+const THREADS = Math.max(1, Math.min(2, availableParallelism()));
+
+interface Document {
+  file: string;
+  html: string;
+}
+
+/** The fields of an html-validate message the report shows. */
+type Found = Pick<Message, 'line' | 'column' | 'ruleId' | 'message' | 'selector'> & { file: string };
+
+function describeMessage(m: Found): string {
+  return `${m.file}:${m.line}:${m.column} ${m.ruleId}: ${m.message}${m.selector ? ` (${m.selector})` : ''}`;
+}
+
+/**
+ * Validates documents in a worker thread with HTML_VALIDATE_CONFIG; resolves to the
+ * errors found. The worker is plain JavaScript, as html-validate is.
+ */
+function validateInThread(documents: Document[]): Promise<Found[]> {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { HtmlValidate, StaticConfigLoader } = require('html-validate');
+    (async () => {
+      const validator = new HtmlValidate(new StaticConfigLoader(workerData.config));
+      const errors = [];
+      for (const { file, html } of workerData.documents) {
+        const report = await validator.validateString(html, file);
+        for (const result of report.results)
+          for (const m of result.messages)
+            if (m.severity === 2) errors.push({ file, line: m.line, column: m.column, ruleId: m.ruleId, message: m.message, selector: m.selector });
+      }
+      parentPort.postMessage(errors);
+    })();
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: { config: HTML_VALIDATE_CONFIG, documents } });
+    worker.once('message', (errors: Found[]) => resolve(errors));
+    worker.once('error', reject);
+    worker.once('exit', (status) => (status === 0 ? undefined : reject(new Error(`the html-validate thread exited with status ${status}`))));
+  });
 }
 
 describe('valid HTML (html-validate)', () => {
@@ -57,27 +97,30 @@ describe('valid HTML (html-validate)', () => {
   });
 
   it('every HTML file in dist/ has 0 errors', async () => {
-    const validator = new HtmlValidate(new StaticConfigLoader(HTML_VALIDATE_CONFIG));
     // x.html and x/index.html are the same page: validate each distinct document once.
     const seen = new Map<string, string>();
-    const errors: string[] = [];
     for (const file of files) {
       const html = await readFile(path.join(dist, file), 'utf8');
-      if (seen.has(html)) continue;
-      seen.set(html, file);
-      const report = await validator.validateString(html, file);
-      for (const result of report.results) for (const m of result.messages) if (m.severity === 2) errors.push(describeMessage(file, m));
+      if (!seen.has(html)) seen.set(html, file);
     }
+    // Validation is all CPU: the documents are shared out by size between threads, one a core.
+    const shares: Document[][] = Array.from({ length: THREADS }, () => []);
+    const load = new Array<number>(THREADS).fill(0);
+    for (const [html, file] of [...seen].sort((a, b) => b[0].length - a[0].length)) {
+      const lightest = load.indexOf(Math.min(...load));
+      shares[lightest]!.push({ file, html });
+      load[lightest]! += html.length;
+    }
+    const errors = (await Promise.all(shares.map(validateInThread))).flat().map(describeMessage);
     assert.ok(seen.size > 40, 'distinct pages were validated');
     assert.deepEqual(errors, [], `${errors.length} HTML errors:\n${errors.slice(0, 50).join('\n')}`);
   });
 
   it('the validator would catch what it is here for', async () => {
     // A gate that cannot fail proves nothing: a figcaption in the middle of its figure and a duplicated id.
-    const validator = new HtmlValidate(new StaticConfigLoader(HTML_VALIDATE_CONFIG));
+    // Through the same threads as the site's pages.
     const bad = '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><figure><p id="a">b</p><figcaption>a</figcaption><p id="a">c</p></figure></body></html>';
-    const report = await validator.validateString(bad, 'bad.html');
-    const rules = report.results.flatMap((r) => r.messages.map((m) => m.ruleId));
+    const rules = (await validateInThread([{ file: 'bad.html', html: bad }])).map((m) => m.ruleId);
     for (const rule of ['no-dup-id', 'element-permitted-order']) assert.ok(rules.includes(rule), `${rule} is reported (got ${rules.join(', ')})`);
   });
 });
