@@ -171,6 +171,12 @@ export async function buildSite(
      * returned output then have no HTML. build() writes them so; watch mode keeps them whole.
      */
     writePage?: (page: RenderedPage) => Promise<void>;
+    /**
+     * The session is this build's alone (build() without one): what its caches keep for a
+     * next build is let go as soon as the last stage that reads it is done, so a large
+     * site's peak memory does not hold the compiled documents and parsed pages to the end.
+     */
+    release?: boolean;
   } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
@@ -215,12 +221,20 @@ export async function buildSite(
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
   const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis, sandboxOf: (id) => config.apiReferences.find((r) => r.id === id)?.sandboxServer }, session.headers))];
+  if (options.release) {
+    // No stage after this one reads the compiled documents (code, components, Markdown trees) or what the caches made of them.
+    session.compile.mdx.clear();
+    compiled.docs.clear();
+    session.markdown = createTwinCache();
+    session.headers = createHeaderSourcesCache();
+  }
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
     const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
     return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
+  if (options.release) session.links = createLinkCheckCache();
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
@@ -239,7 +253,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // Pages are written as they are rendered, the rest once every page is.
     const folder = await openStagingFolder(outDir);
     const writer = (pageWriter = createPageWriter(folder));
-    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
+    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), release: !options.session });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
     await flushCompileCache(session.compile);
