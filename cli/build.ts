@@ -253,22 +253,25 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // Pages are written as they are rendered, the rest once every page is.
     const folder = await openStagingFolder(outDir);
     const writer = (pageWriter = createPageWriter(folder));
-    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), release: !options.session });
+    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), release: !options.session, searchIndex: 'later' });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
     await flushCompileCache(session.compile);
+    // The other files are written (and let go: splice empties the list the output keeps)
+    // before the search index is made, so a large site's twins are not held beside the index.
+    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
+    const index = await logger.task('search-index', async (progress) => folder.write((await site.searchIndex!({ progress })).map((file) => ({ ...file, origin: 'generated' as const }))));
     // A build that made its own session keeps nothing for a next one: what its stages cached
-    // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
+    // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
     if (!options.session) await disposeBuildSession(session);
-    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values()));
     await logger.task('precompress', () => precompress(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') }));
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
     await logger.task('publish', () => publish(folder.dir, outDir));
     return {
       outDir,
       pages: site.pages,
-      fileCount: rest.written.length + pagesWritten.fileCount,
-      bytes: rest.bytes + pagesWritten.bytes,
+      fileCount: rest.written.length + index.written.length + pagesWritten.fileCount,
+      bytes: rest.bytes + index.bytes + pagesWritten.bytes,
       timings: logger.timings,
       assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
       linksChecked: site.linksChecked,
