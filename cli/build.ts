@@ -10,6 +10,7 @@ import path from 'node:path';
 import { siteRootUrl } from './base-url.ts';
 import type { SiteConfig } from './config.ts';
 import { createFrontMatterCache, type FrontMatterCache } from './frontmatter.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
 import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
@@ -175,6 +176,7 @@ export async function buildSite(
      * The session is this build's alone (build() without one): what its caches keep for a
      * next build is let go as soon as the last stage that reads it is done, so a large
      * site's peak memory does not hold the compiled documents and parsed pages to the end.
+     * Such a build also bounds how far the process's heap grows past what is live (heap-growth.ts).
      */
     release?: boolean;
   } = {},
@@ -188,6 +190,8 @@ export async function buildSite(
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => loadApiExamples(apis, config, session));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
+  // Not before: the setting holds for the whole process, and the compile workers were slower with it.
+  if (options.release) boundHeapGrowth();
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
   const sidebars = sidebarData(collected.sidebars, config.baseUrl);
