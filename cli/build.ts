@@ -10,6 +10,7 @@ import path from 'node:path';
 import { siteRootUrl } from './base-url.ts';
 import type { SiteConfig } from './config.ts';
 import { createFrontMatterCache, type FrontMatterCache } from './frontmatter.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
 import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
@@ -171,6 +172,13 @@ export async function buildSite(
      * returned output then have no HTML. build() writes them so; watch mode keeps them whole.
      */
     writePage?: (page: RenderedPage) => Promise<void>;
+    /**
+     * The session is this build's alone (build() without one): what its caches keep for a
+     * next build is let go as soon as the last stage that reads it is done, so a large
+     * site's peak memory does not hold the compiled documents and parsed pages to the end.
+     * Such a build also bounds how far the process's heap grows past what is live (heap-growth.ts).
+     */
+    release?: boolean;
   } = {},
 ): Promise<SiteOutput> {
   const logger = options.logger ?? createLogger();
@@ -182,6 +190,8 @@ export async function buildSite(
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => loadApiExamples(apis, config, session));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
+  // Not before: the setting holds for the whole process, and the compile workers were slower with it.
+  if (options.release) boundHeapGrowth();
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
   const sidebars = sidebarData(collected.sidebars, config.baseUrl);
@@ -215,12 +225,20 @@ export async function buildSite(
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
   const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis, sandboxOf: (id) => config.apiReferences.find((r) => r.id === id)?.sandboxServer }, session.headers))];
+  if (options.release) {
+    // No stage after this one reads the compiled documents (code, components, Markdown trees) or what the caches made of them.
+    session.compile.mdx.clear();
+    compiled.docs.clear();
+    session.markdown = createTwinCache();
+    session.headers = createHeaderSourcesCache();
+  }
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
     const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
     return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
   });
+  if (options.release) session.links = createLinkCheckCache();
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
@@ -240,14 +258,17 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     const folder = await openStagingFolder(outDir);
     const precompressor = createPrecompressor(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') });
     const writer = (pageWriter = createPageWriter(folder, { precompressor }));
-    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page) });
+    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), release: !options.session, searchIndex: 'later' });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
     await flushCompileCache(session.compile);
+    // The other files are written (and let go: splice empties the list the output keeps)
+    // before the search index is made, so a large site's twins are not held beside the index.
+    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values(), { blocking: true }));
+    const index = await logger.task('search-index', async (progress) => folder.write((await site.searchIndex!({ progress })).map((file) => ({ ...file, origin: 'generated' as const })), { blocking: true }));
     // A build that made its own session keeps nothing for a next one: what its stages cached
-    // (compiled documents, parsed pages, search records) goes before the rest is written and crawled.
+    // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
     if (!options.session) await disposeBuildSession(session);
-    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated }, config).values(), { blocking: true }));
     // Pages were compressed as they were written; the rest is done here.
     await logger.task('precompress', () => precompressor.finish());
     if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
@@ -255,8 +276,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     return {
       outDir,
       pages: site.pages,
-      fileCount: rest.written.length + pagesWritten.fileCount,
-      bytes: rest.bytes + pagesWritten.bytes,
+      fileCount: rest.written.length + index.written.length + pagesWritten.fileCount,
+      bytes: rest.bytes + index.bytes + pagesWritten.bytes,
       timings: logger.timings,
       assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
       linksChecked: site.linksChecked,

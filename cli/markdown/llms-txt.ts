@@ -28,6 +28,22 @@ export function llmsTxt(input: { title: string; summary: string; sections: reado
   return writeMarkdown({ type: 'root', children });
 }
 
-export function llmsFullTxt(twins: readonly string[]): string {
-  return twins.map((t) => t.trimEnd()).join('\n\n') + '\n';
+/**
+ * Every twin, one after the other, as UTF-8. Encoded twin by twin into one buffer: joined
+ * first, the text of a 10,000-doc site was a string of tens of megabytes (twice that in
+ * UTF-16) held next to its encoded copy.
+ */
+export function llmsFullTxt(twins: readonly string[]): Uint8Array {
+  const parts = twins.map((t) => t.trimEnd());
+  const separator = '\n\n';
+  const bytes = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0) + separator.length * Math.max(0, parts.length - 1) + 1;
+  const out = new Uint8Array(bytes);
+  const encoder = new TextEncoder();
+  let at = 0;
+  parts.forEach((part, i) => {
+    if (i > 0) at += encoder.encodeInto(separator, out.subarray(at)).written;
+    at += encoder.encodeInto(part, out.subarray(at)).written;
+  });
+  encoder.encodeInto('\n', out.subarray(at));
+  return out;
 }

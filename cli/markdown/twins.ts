@@ -136,7 +136,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   files.push({ path: 'llms.txt', contents: encoder.encode(llmsTxt({ title: config.title, summary, sections })) });
   files.push({
     path: 'llms-full.txt',
-    contents: encoder.encode(llmsFullTxt([...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text))),
+    contents: llmsFullTxt([...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text)),
   });
   return files;
 }

@@ -85,7 +85,7 @@ export interface LinkCheckCache {
   /** Pages found valid, with their number of links checked, for one set of link targets. */
   validFor: { targets: string; pages: WeakMap<RenderedPage, number> };
   /**
-   * One copy of each link target kept: most links of a page (navbar, footer, sidebar) are
+   * One copy of each link target (and tag name) kept: most links of a page (navbar, footer, sidebar) are
    * on every page, and at thousands of pages their copies would be most of what is kept.
    */
   hrefs: Map<string, string>;
@@ -97,11 +97,13 @@ export function createLinkCheckCache(): LinkCheckCache {
 
 /** `anchors` with each link target replaced by the copy the cache keeps. */
 export function sharedLinks(anchors: PageAnchors, cache: LinkCheckCache): PageAnchors {
-  const links = anchors.links.map(({ href, tag }) => {
-    let known = cache.hrefs.get(href);
-    if (known === undefined) cache.hrefs.set(href, (known = href));
-    return { href: known, tag };
-  });
+  const shared = (text: string) => {
+    let known = cache.hrefs.get(text);
+    if (known === undefined) cache.hrefs.set(text, (known = text));
+    return known;
+  };
+  // Tag names too: a copy of 'a' per link is a string per link.
+  const links = anchors.links.map(({ href, tag }) => ({ href: shared(href), tag: shared(tag) }));
   return { ids: anchors.ids, links };
 }
 

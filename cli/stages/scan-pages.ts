@@ -11,7 +11,7 @@ import type { Progress } from '../log.ts';
 import { anchorsReader, sharedLinks, type LinkCheckCache } from './check-links.ts';
 import type { RenderedPage } from './render.ts';
 import { hasSearchText, recordsReader, type SearchIndexCache } from './search-index.ts';
-import { sourcesReader, type HeaderSourcesCache } from './security-headers.ts';
+import { sharedSources, sourcesReader, type HeaderSourcesCache } from './security-headers.ts';
 
 type ScanCaches = { links: LinkCheckCache; searchIndex: SearchIndexCache; headers: HeaderSourcesCache };
 
@@ -46,7 +46,7 @@ export function scanPage(page: RenderedPage, html: string, caches: ScanCaches): 
   // page's HTML for the rest of the build.
   if (anchors) anchorsOfPage.set(page, sharedLinks(structuredClone(anchors.result), caches.links));
   if (records) recordsOfPage.set(page, structuredClone(records.records()));
-  if (sources) sourcesOfPage.set(page, structuredClone(sources.result));
+  if (sources) sourcesOfPage.set(page, sharedSources(structuredClone(sources.result), caches.headers));
 }
 
 /** One handler that hands every event the readers use to each of them. */

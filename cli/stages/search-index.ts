@@ -106,7 +106,7 @@ export interface SearchIndexData {
   /** By bucket number. */
   shards: SearchShard[];
   /** By record, then passage. */
-  passages: SearchPassage[][];
+  passages: PassagesByRecord;
 }
 
 export interface SearchIndexResult {
@@ -132,10 +132,12 @@ export interface SearchIndexCache {
   recordsOfPage: WeakMap<RenderedPage, SearchRecord[]>;
   recordsOfApi: WeakMap<LoadedApiDocument, { title: string; records: SearchRecord[] }>;
   countsOfRecord: WeakMap<SearchRecord, RecordCounts>;
+  /** The terms and word forms the counts are numbered by. */
+  dictionary: TermDictionary;
 }
 
 export function createSearchIndexCache(): SearchIndexCache {
-  return { tokens: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap() };
+  return { tokens: new Map(), recordsOfPage: new WeakMap(), recordsOfApi: new WeakMap(), countsOfRecord: new WeakMap(), dictionary: { ids: new Map(), names: [] } };
 }
 
 export interface SearchIndexOptions {
@@ -428,26 +430,49 @@ export function passageBounds(text: string, size = PASSAGE_CHARS): [start: numbe
 
 /**
  * What one record adds to the index, apart from its share of the collection's
- * statistics. Kept in arrays by term rather than in Maps: a large site has hundreds of
- * thousands of records, and per-record Maps were most of the build's peak memory.
+ * statistics. Numbers in typed arrays, terms and word forms as numbers of the build
+ * session's dictionary (see TermDictionary), passages as offsets into the record's text:
+ * a large site has hundreds of thousands of records, and their strings, Maps and number
+ * arrays were most of the build's peak memory.
  */
 interface RecordCounts {
-  terms: string[];
+  /** Dictionary numbers of the record's terms. */
+  terms: Uint32Array;
   /** Weighted count of each term. */
   weights: Float64Array;
   bonuses: Float64Array;
   /** The passage where each term of the text first appears (0 for terms only in titles and headings). */
   firstPassage: Uint8Array;
-  /** The word forms of each term found in the record, comma-separated. */
-  forms: string[];
+  /** (term index in `terms`, dictionary number of a word form found in the record) pairs. */
+  forms: Uint32Array;
   /** Terms in the text and heading, for length normalisation. */
   length: number;
-  passages: SearchPassage[];
+  /** Start and end of each passage in the record's text, one pair after the other. */
+  bounds: Uint32Array;
 }
 
-function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<string, string[]>): RecordCounts {
+/**
+ * Terms and word forms by number, so each string is held once for the whole index
+ * rather than once per record that uses it. Owned by the build session's cache: numbers
+ * kept in counted records stay valid from one build to the next.
+ */
+export interface TermDictionary {
+  ids: Map<string, number>;
+  names: string[];
+}
+
+function termId(dictionary: TermDictionary, name: string): number {
+  let id = dictionary.ids.get(name);
+  if (id === undefined) {
+    id = dictionary.names.push(name) - 1;
+    dictionary.ids.set(name, id);
+  }
+  return id;
+}
+
+function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<string, string[]>, dictionary: TermDictionary): RecordCounts {
   const bounds = passageBounds(rec.text);
-  const counts = { weights: new Map<string, number>(), bonuses: new Map<string, number>(), firstPassage: new Map<string, number>(), forms: new Map<string, Set<string>>(), length: 0 };
+  const counts = { weights: new Map<number, number>(), bonuses: new Map<number, number>(), firstPassage: new Map<number, number>(), forms: new Map<number, Set<number>>(), length: 0 };
   const passageAt = (offset: number) => {
     let i = 0;
     while (i < bounds.length - 1 && offset >= bounds[i + 1]![0]) i++;
@@ -455,18 +480,18 @@ function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<st
   };
   /** Indexes one field; returns its number of terms. */
   const add = (text: string, field: FieldName, withPassages: boolean) => {
-    const found: string[] = [];
+    const found: number[] = [];
     for (const word of words(text)) {
       let forms = tokens.get(word.text);
       if (!forms) tokens.set(word.text, (forms = wordTokens(word.text)));
       for (const token of forms) {
         if (analyzer.isStopword(token)) continue;
-        const term = analyzer.stem(token);
+        const term = termId(dictionary, analyzer.stem(token));
         found.push(term);
         if (withPassages && !counts.firstPassage.has(term)) counts.firstPassage.set(term, passageAt(word.start));
         let set = counts.forms.get(term);
         if (!set) counts.forms.set(term, (set = new Set()));
-        set.add(token);
+        set.add(termId(dictionary, token));
       }
     }
     const { weight, bonus, shared } = FIELDS[field];
@@ -482,68 +507,98 @@ function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<st
     if (field.text === rec.heading) counts.length += length;
   }
   const terms = [...counts.weights.keys()];
+  const forms: number[] = [];
+  terms.forEach((term, i) => {
+    for (const form of counts.forms.get(term)!) forms.push(i, form);
+  });
   return {
-    terms,
+    terms: Uint32Array.from(terms),
     weights: Float64Array.from(terms, (term) => counts.weights.get(term)!),
     bonuses: Float64Array.from(terms, (term) => counts.bonuses.get(term) ?? 0),
     firstPassage: Uint8Array.from(terms, (term) => counts.firstPassage.get(term) ?? 0),
-    forms: terms.map((term) => [...counts.forms.get(term)!].join(',')),
+    forms: Uint32Array.from(forms),
     length: Math.max(1, counts.length),
-    passages: bounds.map(([start, end]) => ({
+    bounds: Uint32Array.from(bounds.flat()),
+  };
+}
+
+/** The passages of a record, as the files hold them: made from its text when a file is made, not kept. */
+function recordPassages(rec: SearchRecord, bounds: Uint32Array): SearchPassage[] {
+  const passages: SearchPassage[] = [];
+  for (let i = 0; i < bounds.length; i += 2) {
+    const start = bounds[i]!;
+    const end = bounds[i + 1]!;
+    passages.push({
       h: rec.heading,
       a: rec.anchor,
       t: `${start > 0 ? '… ' : ''}${rec.text.slice(start, end).trim()}${end < rec.text.length ? ' …' : ''}`,
-    })),
-  };
+    });
+  }
+  return passages;
 }
 
 /** The index in memory: what the files will hold. */
 export async function buildIndexData(pages: readonly SearchPage[], analyzer: SearchAnalyzer, pause = timeSlicer(), cache = createSearchIndexCache()): Promise<SearchIndexData> {
-  const { countsOfRecord } = cache;
-  const forms = new Map<string, Set<string>>();
-  const counted: RecordCounts[] = [];
+  const { countsOfRecord, dictionary } = cache;
+  const counted: { rec: SearchRecord; counts: RecordCounts }[] = [];
   for (const page of pages) {
     for (const rec of page.records) {
       if (pause.due()) await pause();
       let counts = countsOfRecord.get(rec);
-      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, analyzer, cache.tokens)));
-      counted.push(counts);
-      counts.terms.forEach((term, i) => {
-        let set = forms.get(term);
-        if (!set) forms.set(term, (set = new Set()));
-        for (const form of counts.forms[i]!.split(',')) set.add(form);
-      });
+      if (!counts) countsOfRecord.set(rec, (counts = countRecord(rec, analyzer, cache.tokens, dictionary)));
+      counted.push({ rec, counts });
     }
   }
 
-  const averageLength = counted.reduce((sum, r) => sum + r.length, 0) / Math.max(1, counted.length);
-  /** record, weight, passage, record, weight, passage, …: a flat list of numbers per term, not an object per posting. */
-  const postings = new Map<string, number[]>();
-  for (const [record, { terms, weights, bonuses, firstPassage, length }] of counted.entries()) {
+  // Postings grouped by term in three flat arrays: how many each term has first, then
+  // each in its place, in record order (a list per term was a third of the stage's memory).
+  const starts = new Uint32Array(dictionary.names.length + 1);
+  for (const { counts } of counted) for (const term of counts.terms) starts[term + 1]!++;
+  for (let term = 0; term < dictionary.names.length; term++) starts[term + 1]! += starts[term]!;
+  const total = starts[dictionary.names.length]!;
+  const postingRecords = new Uint32Array(total);
+  // Weights above 35 are stored as 35 (encodePostings()), so a byte holds every weight that matters.
+  const postingWeights = new Uint8Array(total);
+  const postingPassages = new Uint8Array(total);
+  const filled = starts.slice(0, dictionary.names.length);
+  /** Word forms of each term found in the pages, by term number. */
+  const forms = new Map<number, Set<number>>();
+  const averageLength = counted.reduce((sum, r) => sum + r.counts.length, 0) / Math.max(1, counted.length);
+  for (const [record, { counts }] of counted.entries()) {
     if (pause.due()) await pause();
+    const { terms, weights, bonuses, firstPassage, length } = counts;
     const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength);
     terms.forEach((term, i) => {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
       const weight = weights[i]!;
       const impact = IMPACT_SCALE * ((weight * (BM25.k1 + 1)) / (weight + norm) + bonuses[i]!);
-      list.push(record, Math.round(impact), firstPassage[i]!);
+      const at = filled[term]!++;
+      postingRecords[at] = record;
+      postingWeights[at] = Math.min(255, Math.round(impact));
+      postingPassages[at] = firstPassage[i]!;
     });
+    for (let i = 0; i < counts.forms.length; i += 2) {
+      const term = terms[counts.forms[i]!]!;
+      let set = forms.get(term);
+      if (!set) forms.set(term, (set = new Set()));
+      set.add(counts.forms[i + 1]!);
+    }
   }
 
   // A word form's shard is decided by its first three letters; a stem goes into every shard one of its forms falls in.
+  const { names } = dictionary;
   const keys = new Set<string>();
-  for (const set of forms.values()) for (const form of set) keys.add(shardKey(form));
+  for (const set of forms.values()) for (const form of set) keys.add(shardKey(names[form]!));
   const buckets = bucketCount(keys.size);
   const shards: SearchShard[] = Array.from({ length: buckets }, () => ({}));
-  for (const [i, term] of [...postings.keys()].sort().entries()) {
+  const sorted = [...forms.keys()].sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  for (const [i, term] of sorted.entries()) {
     if (i % 256 === 0 && pause.due()) await pause();
-    const termForms = [...forms.get(term)!].sort();
-    const flat = postings.get(term)!;
+    const termForms = [...forms.get(term)!].map((form) => names[form]!).sort();
     const list: Posting[] = [];
-    for (let j = 0; j < flat.length; j += 3) list.push({ record: flat[j]!, weight: flat[j + 1]!, passage: flat[j + 2]! });
+    for (let j = starts[term]!; j < starts[term + 1]!; j++) list.push({ record: postingRecords[j]!, weight: postingWeights[j]!, passage: postingPassages[j]! });
     const encoded = encodePostings(list);
-    for (const form of termForms) shards[shardBucket(shardKey(form), buckets)]![term] = [termForms.join(','), encoded];
+    const entry: [string, string] = [termForms.join(','), encoded];
+    for (const form of termForms) shards[shardBucket(shardKey(form), buckets)]![names[term]!] = entry;
   }
   const meta: SearchMeta = {
     version: SEARCH_FORMAT_VERSION,
@@ -553,7 +608,7 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
     buckets,
     ...(analyzer.language ? { language: analyzer.language } : {}),
   };
-  return { meta, shards, passages: counted.map((c) => c.passages) };
+  return { meta, shards, passages: { length: counted.length, at: (record) => recordPassages(counted[record]!.rec, counted[record]!.counts.bounds) } };
 }
 
 /** About three prefixes per shard file: a query word then downloads well under a kilobyte. */
@@ -576,35 +631,62 @@ const SEARCH_FOLDER = 'assets/search';
  * results mostly show first passages, of neighbouring sections of a page, so those share
  * files; a file of a page's passages was measured over the first-results budget.
  */
-export function passageFiles(passages: readonly (readonly SearchPassage[])[]): Map<string, LeadPassageFile | LaterPassageFile> {
-  const files = new Map<string, LeadPassageFile | LaterPassageFile>();
-  passages.forEach((list, record) => {
-    list.forEach((passage, index) => {
+export function passageFiles(passages: PassagesByRecord): Map<string, LeadPassageFile | LaterPassageFile> {
+  return new Map(passageFileEntries(passages));
+}
+
+/**
+ * passageFiles() one file at a time, each once it is complete, in the order the Map would
+ * hold them (a file comes when its first passage does): the files of a large site are
+ * made and encoded one by one instead of all held as objects.
+ */
+function* passageFileEntries(passages: PassagesByRecord): Generator<[string, LeadPassageFile | LaterPassageFile]> {
+  const open = new Map<string, LeadPassageFile | LaterPassageFile>();
+  for (let record = 0; record < passages.length; record++) {
+    passages.at(record)!.forEach((passage, index) => {
       const { name } = passageFile(record, index);
-      let file = files.get(name);
-      if (!file) files.set(name, (file = index === 0 ? [] : [passage.h, passage.a, []]));
+      let file = open.get(name);
+      if (!file) open.set(name, (file = index === 0 ? [] : [passage.h, passage.a, []]));
       if (index === 0) (file as LeadPassageFile).push([passage.h, passage.a, passage.t]);
       else (file as LaterPassageFile)[2].push(passage.t);
     });
-  });
-  return files;
+    // A file of first passages gets no more once the last record of its group is read, a
+    // file of further passages once its record is.
+    const last = record === passages.length - 1;
+    const closing = last || passageFile(record + 1, 0).name !== passageFile(record, 0).name;
+    if (!closing) continue;
+    yield* open;
+    open.clear();
+  }
+}
+
+/**
+ * Passages of each record, by record number: an array, or the index's accessor that makes
+ * a record's passages from its text when asked.
+ */
+export interface PassagesByRecord {
+  readonly length: number;
+  at(record: number): readonly SearchPassage[] | undefined;
 }
 
 /**
  * The index as output files; the folder name is a hash of the contents. The URLs in the
- * entry point (the folder, every page) are put under the base URL, so the browser uses them as they are.
+ * entry point (the folder, every page) are put under the base URL, so the browser uses
+ * them as they are. Each file is encoded as it is made: the index holds its files as bytes
+ * only, never also as strings or objects.
  */
 export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] {
   const encoder = new TextEncoder();
-  const bodies: [name: string, body: string][] = [];
-  data.shards.forEach((shard, bucket) => bodies.push([`t/${bucket}.json`, JSON.stringify(shard)]));
-  for (const [name, body] of passageFiles(data.passages)) bodies.push([`f/${name}.json`, JSON.stringify(body)]);
   const hash = createHash('sha256');
-  for (const [name, body] of bodies) hash.update(name).update('\0').update(body).update('\0');
+  const bodies: [name: string, contents: Uint8Array][] = [];
+  const add = (name: string, body: unknown) => {
+    const contents = encoder.encode(JSON.stringify(body));
+    hash.update(name).update('\0').update(contents).update('\0');
+    bodies.push([name, contents]);
+  };
+  data.shards.forEach((shard, bucket) => add(`t/${bucket}.json`, shard));
+  for (const [name, body] of passageFileEntries(data.passages)) add(`f/${name}.json`, body);
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
   const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, title, kind]) => [withBase(baseUrl, url), title, kind]) };
-  return [
-    { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) },
-    ...bodies.map(([name, body]) => ({ path: `${folder}/${name}`, contents: encoder.encode(body) })),
-  ];
+  return [{ path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) }, ...bodies.map(([name, contents]) => ({ path: `${folder}/${name}`, contents }))];
 }

@@ -42,10 +42,25 @@ export interface PageSources {
 /** The sources of each page, read by the scan stage's one pass over it (see scan-pages.ts). */
 export interface HeaderSourcesCache {
   sourcesOfPage: WeakMap<RenderedPage, PageSources>;
+  /**
+   * One copy of each inline script kept: most are on every page (the theme's), and at
+   * thousands of pages their copies were tens of megabytes.
+   */
+  scripts: Map<string, string>;
 }
 
 export function createHeaderSourcesCache(): HeaderSourcesCache {
-  return { sourcesOfPage: new WeakMap() };
+  return { sourcesOfPage: new WeakMap(), scripts: new Map() };
+}
+
+/** `sources` with each inline script replaced by the copy the cache keeps. */
+export function sharedSources(sources: PageSources, cache: HeaderSourcesCache): PageSources {
+  const inlineScripts = sources.inlineScripts.map((script) => {
+    let known = cache.scripts.get(script);
+    if (known === undefined) cache.scripts.set(script, (known = script));
+    return known;
+  });
+  return { inlineScripts, external: sources.external };
 }
 
 export function securityHeaders(
