@@ -264,8 +264,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     await flushCompileCache(session.compile);
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
-    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values(), { blocking: true }));
-    const index = await logger.task('search-index', async (progress) => folder.write((await site.searchIndex!({ progress })).map((file) => ({ ...file, origin: 'generated' as const })), { blocking: true }));
+    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
+    const index = await logger.task('search-index', async (progress) => folder.write((await site.searchIndex!({ progress })).map((file) => ({ ...file, origin: 'generated' as const }))));
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
     if (!options.session) await disposeBuildSession(session);

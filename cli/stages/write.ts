@@ -112,12 +112,6 @@ export interface FolderWriteOptions {
   signal?: AbortSignal;
   /** A handful of files a browser waits for: written synchronously, not queued behind the thread pool. */
   urgent?: boolean;
-  /**
-   * Write with synchronous calls, one file after another: for thousands of small files
-   * (search index, twins) when the thread has nothing else to do, three trips through
-   * the thread pool per file took about three times as long as the calls themselves.
-   */
-  blocking?: boolean;
 }
 
 export interface OutputFolder {
@@ -190,27 +184,15 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       // Folders that hold a file already: what goes there replaces or joins served files.
       const served = new Set([...disk.keys()].map((rel) => path.posix.dirname(rel)));
       const made = new Set<string>();
-      const done = (file: OutputFile) => {
-        record(disk, file);
-        written.push(file.path);
-        bytes += sizeOf(file);
-      };
       const put = async (file: OutputFile) => {
         const to = target(file.path);
         const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
         if (file.origin === 'static') await copyFile(file.source, temp ?? to);
         else await writeFile(temp ?? to, file.contents);
         if (temp) await rename(temp, to);
-        done(file);
-      };
-      /** put() with synchronous calls; `viaTemp` renames into place even in a folder not served yet. */
-      const putNow = (file: OutputFile, viaTemp = served.has(path.posix.dirname(file.path))) => {
-        const to = target(file.path);
-        const temp = viaTemp ? tempFor(to) : undefined;
-        if (file.origin === 'static') copyFileSync(file.source, temp ?? to);
-        else writeFileSync(temp ?? to, file.contents);
-        if (temp) renameSync(temp, to);
-        done(file);
+        record(disk, file);
+        written.push(file.path);
+        bytes += sizeOf(file);
       };
       /** Writes the files that differ, a chunk at a time: files made as they are written are never all held at once. */
       const flush = async (chunk: readonly OutputFile[]) => {
@@ -223,19 +205,21 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
           await mkdir(parent, { recursive: true });
           made.add(parent);
         }
-        if (writeOptions.blocking) {
-          for (const file of due) {
-            if (writeOptions.signal?.aborted) break;
-            putNow(file);
-          }
-        } else await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
+        await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
       };
       try {
         if (writeOptions.urgent && Array.isArray(files) && files.length <= URGENT_FILES) {
           for (const file of files as readonly OutputFile[]) {
             if (!(await differs(disk, file))) continue;
-            mkdirSync(path.dirname(target(file.path)), { recursive: true });
-            putNow(file, true);
+            const to = target(file.path);
+            mkdirSync(path.dirname(to), { recursive: true });
+            const temp = tempFor(to);
+            if (file.origin === 'static') copyFileSync(file.source, temp);
+            else writeFileSync(temp, file.contents);
+            renameSync(temp, to);
+            record(disk, file);
+            written.push(file.path);
+            bytes += sizeOf(file);
           }
         } else {
           let chunk: OutputFile[] = [];

@@ -76,24 +76,6 @@ describe('the output writer', () => {
     assert.equal((await folder.files()).get('a.txt')?.contents, undefined, 'no bytes are kept');
   });
 
-  it('writes the same folder with blocking calls, into place in a new folder and through a temporary name beside served files', async (t) => {
-    const files = (n: number) => [...pageOutputFiles([page('/', `<p>home ${n}`), page('/docs/a', `<p>a ${n}`)]), text('assets/search/x/1.json', `{"n":${n}}`)];
-    const queued = await tempDir(t, 'queued');
-    const blocking = await tempDir(t, 'blocking');
-    const viaQueue = openOutputFolder(queued);
-    const viaCalls = openOutputFolder(blocking);
-    for (const n of [1, 2]) {
-      const a = await viaQueue.write(files(n));
-      const b = await viaCalls.write(files(n), { blocking: true });
-      assert.deepEqual(b.written.sort(), a.written.sort(), `write ${n}`);
-      assert.equal(b.bytes, a.bytes);
-      assert.deepEqual(await listing(blocking), await listing(queued));
-      for (const rel of await listing(queued)) assert.equal(await readFile(path.join(blocking, rel), 'utf8'), await readFile(path.join(queued, rel), 'utf8'), rel);
-    }
-    const unchanged = await viaCalls.write(files(2), { blocking: true });
-    assert.deepEqual(unchanged.written, [], 'what the folder holds already is not written again');
-  });
-
   it('accepts files as they are made (an async iterable)', async (t) => {
     const dir = await tempDir(t, 'write');
     async function* made() {
