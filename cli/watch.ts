@@ -18,7 +18,8 @@ import path from 'node:path';
 import type { SiteOutput } from './build.ts';
 import type { SiteConfig } from './config.ts';
 import { DocsgenError, formatAnyError } from './errors.ts';
-import { createLogger, formatMs, type LogLevel } from './log.ts';
+import { createLogger, formatMs } from './log.ts';
+import type { DevSessionOptions } from './watch/dev-session.ts';
 import { TEMPLATES_DIR } from './paths.ts';
 import { startServer, type RunningServer } from './serve.ts';
 import { bundleLiveReloadClient, createLiveReload, type LiveReload } from './watch/live.ts';
@@ -27,16 +28,10 @@ import { createErrorReporter, shownPath, stageTimes, successLine } from './watch
 import { checkOutDir, isIgnored, watchedFolders, watchedList } from './watch/watched-files.ts';
 import type { OutputChange } from './watch/served-output.ts';
 
-export interface WatchOptions {
-  root: string;
+/** `outDir` is the served folder, kept equal to the last good build; `write` and `writeError` take terminal lines (tests capture them), default stdout and stderr. */
+export interface WatchOptions extends Pick<DevSessionOptions, 'root' | 'outDir' | 'level' | 'write' | 'writeError'> {
   port: number;
   host: string;
-  /** The served folder, kept equal to the last good build. */
-  outDir: string;
-  level: LogLevel;
-  /** Where terminal lines go (tests capture them); default stdout and stderr. */
-  write?: (line: string) => void;
-  writeError?: (line: string) => void;
   /** Stop on Ctrl+C (SIGINT) and SIGTERM and exit the process, as the CLI does. Default true; tests call close(). */
   handleSignals?: boolean;
   /** Quiet time after a change before building, so the several events of one save make one build. */

@@ -20,6 +20,7 @@ import * as runtime from 'react/jsx-runtime';
 import remarkDirective from 'remark-directive';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
+import pMap from 'p-map';
 import { createHighlighter, type HighlighterGeneric, type BundledLanguage, type BundledTheme } from 'shiki';
 import type { ComponentType } from 'react';
 import type { SiteConfig } from '../config.ts';
@@ -218,45 +219,57 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey }) : undefined;
   const context: CompileContext = { routeOfFile, routesKey, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
-  // what they return; results keep the order of the sources, so the output does not depend on timing.
+  // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
   const lanes = pool ? cache.workers * 2 : 1;
   let done = 0;
   const tick = () => progress?.(++done, total);
   try {
     const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
-    const compiledDocs = await inOrder(collected.docs, lanes, async (doc) => {
-      const compiled = await attempt(() => compileMdx(doc, context));
-      tick();
-      return compiled;
-    });
+    const compiledDocs = await pMap(
+      collected.docs,
+      async (doc) => {
+        const compiled = await attempt(() => compileMdx(doc, context));
+        tick();
+        return compiled;
+      },
+      { concurrency: lanes },
+    );
     collected.docs.forEach((doc, i) => {
       const compiled = compiledDocs[i];
       if (compiled) docs.set(doc.id, { doc, compiled });
     });
 
     const posts = (
-      await inOrder(collected.posts, lanes, async (post) => {
-        const result = await attempt(async () => {
-          const full = await compileMdx(post, context);
-          const cut = findTruncate(post.source);
-          const excerpt = cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { ...context, forExcerpt: true });
-          return { post, full, excerpt, truncated: cut !== undefined };
-        });
-        tick();
-        return result;
-      })
+      await pMap(
+        collected.posts,
+        async (post) => {
+          const result = await attempt(async () => {
+            const full = await compileMdx(post, context);
+            const cut = findTruncate(post.source);
+            const excerpt = cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { ...context, forExcerpt: true });
+            return { post, full, excerpt, truncated: cut !== undefined };
+          });
+          tick();
+          return result;
+        },
+        { concurrency: lanes },
+      )
     ).filter((p) => p !== undefined);
 
     const pages = (
-      await inOrder(collected.pages, lanes, async (page) => {
-        const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
-          if (page.format === 'tsx') return loadTsxPage(page, cache);
-          const compiled = await compileMdx(page, context);
-          return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
-        });
-        tick();
-        return result;
-      })
+      await pMap(
+        collected.pages,
+        async (page) => {
+          const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
+            if (page.format === 'tsx') return loadTsxPage(page, cache);
+            const compiled = await compileMdx(page, context);
+            return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
+          });
+          tick();
+          return result;
+        },
+        { concurrency: lanes },
+      )
     ).filter((p) => p !== undefined);
     return finish(docs, posts, pages);
   } finally {
@@ -279,19 +292,6 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   }
 }
 
-/** fn over items, at most `lanes` at a time, results in the order of the items. */
-async function inOrder<T, R>(items: readonly T[], lanes: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
-  return results;
-}
 
 /** The highlight classes' CSS, sorted so the same site gives the same file (and hash) however it was compiled. */
 function codeCss(cache: CompileCache): string {

@@ -30,6 +30,7 @@ import { availableParallelism } from 'node:os';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pMap from 'p-map';
 import zlib from 'node:zlib';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -101,7 +102,7 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
 
   return {
     async add(rels, contents) {
-      const eligible = rels.filter((rel) => COMPRESSIBLE.has(path.posix.extname(rel).toLowerCase()) && !rel.split('/').some((part) => part.startsWith('.')));
+      const eligible = rels.filter((rel) => compressible(rel.split('/')));
       for (const rel of rels) added.add(path.join(dir, ...rel.split('/')));
       if (eligible.length === 0 || contents.length < PRECOMPRESS_MIN_BYTES) return;
       const level = levelOf(eligible[0]!.split('/'));
@@ -110,23 +111,12 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     },
     async finish() {
       const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-        .filter((entry) => entry.isFile() && COMPRESSIBLE.has(path.extname(entry.name).toLowerCase()))
+        .filter((entry) => entry.isFile())
         .map((entry) => path.join(entry.parentPath, entry.name))
-        .filter((file) => !added.has(file))
-        // Dot folders hold files no server publishes (the headers of the site).
-        .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith('.')));
+        .filter((file) => !added.has(file) && compressible(path.relative(dir, file).split(path.sep)));
       // A few at a time: a stat of every file at once (200,000 at 10,000 docs) held a request
       // and its result per file, and was most of a large build's peak memory.
-      const sizes = new Map<string, number>();
-      let statted = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(files.length, STAT_LANES) }, async () => {
-          while (statted < files.length) {
-            const file = files[statted++]!;
-            sizes.set(file, (await stat(file)).size);
-          }
-        }),
-      );
+      const sizes = new Map(await pMap(files, async (file) => [file, (await stat(file)).size] as const, { concurrency: STAT_LANES }));
       // Largest first: one big bundle takes seconds at brotli's top quality and cannot be
       // split, so it starts at once and the small files fill the other threads meanwhile.
       const targets = files.filter((file) => sizes.get(file)! >= PRECOMPRESS_MIN_BYTES).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
@@ -144,21 +134,25 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
         }
         return pending;
       };
-      let next = 0;
       // One more file in flight than cores: while one is being read or written, the others compress.
-      const workers = Array.from({ length: Math.min(targets.length, availableParallelism() + 1) }, async () => {
-        while (next < targets.length) {
-          const file = targets[next++]!;
+      await pMap(
+        targets,
+        async (file) => {
           const contents = await readFile(file);
           const level = levelOf(path.relative(dir, file).split(path.sep));
           await writeCopies(file, contents, await compressOnce(keyOf(contents, level), contents, level));
-        }
-      });
-      await Promise.all(workers);
+        },
+        { concurrency: availableParallelism() + 1 },
+      );
       if (cache) await prune(cache, used);
       return { ...result };
     },
   };
+}
+
+/** A text file a server publishes: dot folders hold files none does (the headers of the site). */
+function compressible(segments: readonly string[]): boolean {
+  return COMPRESSIBLE.has(path.extname(segments[segments.length - 1] ?? '').toLowerCase()) && !segments.some((part) => part.startsWith('.'));
 }
 
 /** Compresses every compressible file of `dir` (see createPrecompressor). */

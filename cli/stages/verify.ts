@@ -18,6 +18,7 @@
  * this stage reads from disk.
  */
 import { LinkChecker, LinkState } from 'linkinator';
+import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { withBase } from '../../templates/shared/base-url.ts';
@@ -78,15 +79,6 @@ export function createCrawlLedger(pageUrls: Iterable<string>): CrawlLedger {
   };
 }
 
-/** Runs `fn` on every item with at most `limit` running at once. */
-export async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 export async function verify(options: VerifyOptions, config: SiteConfig): Promise<VerifyResult> {
   const server = await startCrawlServer(options.dir, { thread: options.serverThread ?? options.routes.length >= SERVER_THREAD_FROM });
   try {
@@ -99,7 +91,7 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
     let checked = 0;
     let skipped = 0;
     let done = 0;
-    await forEachBounded(pageUrls, PAGES_IN_FLIGHT, async (pageUrl) => {
+    await pMap(pageUrls, async (pageUrl) => {
       const result = await new LinkChecker().check({
         path: pageUrl,
         recurse: false,
@@ -125,7 +117,7 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
         else broken.set(link.url, { status: link.status, page: link.url.includes('#') ? pageUrl : undefined });
       }
       options.progress?.(++done, pageUrls.length);
-    });
+    }, { concurrency: PAGES_IN_FLIGHT });
     if (broken.size > 0) throw brokenLinksError(broken, ledger, local);
     return { checked, skipped };
   } finally {

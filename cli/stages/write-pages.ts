@@ -8,7 +8,7 @@
 import { pageFiles } from '../../templates/shared/routes.ts';
 import type { Precompressor } from './precompress.ts';
 import type { RenderedPage } from './render.ts';
-import { pageOutputFiles, type OutputFolder } from './write.ts';
+import type { OutputFile, OutputFolder } from './write.ts';
 
 export interface PageWriter {
   /** Takes `page`; waits only while the batch before the one it fills is still being written. */
@@ -23,23 +23,25 @@ const BATCH = 32;
 export function createPageWriter(folder: OutputFolder, options: { precompressor?: Precompressor } = {}): PageWriter {
   const { precompressor } = options;
   const totals = { fileCount: 0, bytes: 0 };
-  let batch: RenderedPage[] = [];
+  // Each page's HTML encoded once, for both of its files and their compressed copies.
+  let batch: { rels: string[]; contents: Buffer }[] = [];
   let writing: Promise<void> = Promise.resolve();
   const flush = () => {
     const pages = batch;
     batch = [];
     // One batch at a time, in order; a failed one fails every later call.
     writing = writing.then(async () => {
-      const { written, bytes } = await folder.write(pageOutputFiles(pages));
+      const files = pages.flatMap(({ rels, contents }) => rels.map((rel): OutputFile => ({ path: rel, origin: 'page', contents })));
+      const { written, bytes } = await folder.write(files);
       totals.fileCount += written.length;
       totals.bytes += bytes;
-      if (precompressor) await Promise.all(pages.map((page) => precompressor.add(pageFiles(page.route), Buffer.from(page.html))));
+      if (precompressor) await Promise.all(pages.map(({ rels, contents }) => precompressor.add(rels, contents)));
     });
     return writing;
   };
   return {
     async add(page) {
-      batch.push(page);
+      batch.push({ rels: pageFiles(page.route), contents: Buffer.from(page.html) });
       if (batch.length < BATCH) return;
       // Rendering goes on while this batch is written; the one before must be done, so
       // at most two batches of HTML are held.

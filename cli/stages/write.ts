@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSyn
 import { copyFile, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
+import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { fileSignature } from '../file-signature.ts';
@@ -316,13 +317,9 @@ function sizeOf(file: OutputFile): number {
   return typeof file.contents === 'string' ? Buffer.byteLength(file.contents) : file.contents.byteLength;
 }
 
-/** Runs `fn` over `items`, `limit` at a time. Stops taking items once `signal` aborts. */
+/** Runs `fn` over `items`, `limit` at a time. Stops taking items once `signal` aborts, and waits for those under way. */
 async function inParallel<T>(items: readonly T[], limit = CONCURRENCY, fn: (item: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await pMap(items, (item) => (signal?.aborted ? undefined : fn(item)), { concurrency: limit });
 }
 
 /**

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError, DocsgenErrors } from '../../../cli/errors.ts';
-import { createCrawlLedger, forEachBounded, verify } from '../../../cli/stages/verify.ts';
+import { createCrawlLedger, verify } from '../../../cli/stages/verify.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { createCleanup } from '../../helpers/temp.ts';
 
@@ -31,22 +31,6 @@ describe('crawl ledger', () => {
     const { shown, count } = ledger.parentsOf('http://h/x');
     assert.equal(count, 100);
     assert.equal(shown.length, 3);
-  });
-});
-
-describe('bounded runs', () => {
-  it('runs every item with at most the limit in flight', async () => {
-    let running = 0;
-    let peak = 0;
-    const seen: number[] = [];
-    await forEachBounded([...Array(50).keys()], 4, async (n) => {
-      peak = Math.max(peak, ++running);
-      await new Promise((resolve) => setImmediate(resolve));
-      seen.push(n);
-      running--;
-    });
-    assert.equal(peak, 4);
-    assert.deepEqual([...seen].sort((a, b) => a - b), [...Array(50).keys()]);
   });
 });
 
