@@ -32,7 +32,7 @@ import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
 import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
 import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
-import { generatedFiles, openStagingFolder, siteFiles } from './stages/write.ts';
+import { generatedFiles, openStagingFolder, siteFiles, type OutputFile } from './stages/write.ts';
 
 /**
  * State kept between builds of one `serve --watch` run, so rebuilds redo only what
@@ -155,7 +155,7 @@ export interface SiteOutput {
    * edit reaches the browser without waiting for it): makes the index's files, which
    * `generated` then does not hold.
    */
-  searchIndex?: (options?: SearchIndexOptions) => Promise<OutputAsset[]>;
+  searchIndex?: (options?: SearchIndexOptions) => Promise<Iterable<OutputAsset>>;
 }
 
 /**
@@ -242,7 +242,7 @@ export async function buildSite(
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
-  return { ...site, generated: [...generated, ...(await task('search-index', (progress) => searchIndex({ progress })))] };
+  return { ...site, generated: [...generated, ...(await task('search-index', async (progress) => [...(await searchIndex({ progress }))]))] };
 }
 
 /** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
@@ -265,7 +265,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
-    const index = await logger.task('search-index', async (progress) => folder.write((await site.searchIndex!({ progress })).map((file) => ({ ...file, origin: 'generated' as const }))));
+    const index = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
     if (!options.session) await disposeBuildSession(session);
@@ -391,4 +391,9 @@ function renderKey(input: RenderInput): string {
     collected.sidebars,
     collected.tags,
   ]);
+}
+
+/** Output assets as generated files, one at a time as the writer takes them. */
+function* asGenerated(files: Iterable<OutputAsset>): Generator<OutputFile> {
+  for (const file of files) yield { ...file, origin: 'generated' };
 }

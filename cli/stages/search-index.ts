@@ -110,7 +110,8 @@ export interface SearchIndexData {
 }
 
 export interface SearchIndexResult {
-  files: OutputAsset[];
+  /** Made as they are taken (indexFileStream()); each pass makes them afresh. */
+  files: Iterable<OutputAsset>;
   pages: number;
   records: number;
   stems: number;
@@ -160,7 +161,7 @@ export async function buildSearchIndex(input: SearchIndexInput, config: SiteConf
   const data = await buildIndexData(pages, analyzer, pause, cache);
   const stems = new Set(data.shards.flatMap((shard) => Object.keys(shard))).size;
   if (pause.due()) await pause();
-  return { files: indexFiles(data, config.baseUrl), pages: pages.length, records: data.passages.length, stems };
+  return { files: indexFileStream(data, config.baseUrl), pages: pages.length, records: data.passages.length, stems };
 }
 
 /** Awaited between pieces of work when due(): see timeSlicer(). */
@@ -430,12 +431,26 @@ export function passageBounds(text: string, size = PASSAGE_CHARS): [start: numbe
 
 /**
  * What one record adds to the index, apart from its share of the collection's
- * statistics. Numbers in typed arrays, terms and word forms as numbers of the build
- * session's dictionary (see TermDictionary), passages as offsets into the record's text:
- * a large site has hundreds of thousands of records, and their strings, Maps and number
- * arrays were most of the build's peak memory.
+ * statistics: numbers in one buffer (read through countsOf()), terms and word forms as
+ * numbers of the build session's dictionary (see TermDictionary), passages as offsets
+ * into the record's text. A large site has hundreds of thousands of records: their
+ * strings, Maps and number arrays were most of the build's peak memory, and then a typed
+ * array per list (six per record) still cost more than the numbers they held.
  */
 interface RecordCounts {
+  /** Weights and bonuses (float64), then terms, forms and bounds (uint32), then first passages (uint8); see countsOf(). */
+  buffer: ArrayBuffer;
+  terms: number;
+  /** Length of the `forms` list (two numbers per pair). */
+  forms: number;
+  /** Length of the `bounds` list (two numbers per passage). */
+  bounds: number;
+  /** Terms in the text and heading, for length normalisation. */
+  length: number;
+}
+
+/** The lists of a record's counts, as views of its buffer. */
+interface CountLists {
   /** Dictionary numbers of the record's terms. */
   terms: Uint32Array;
   /** Weighted count of each term. */
@@ -445,10 +460,33 @@ interface RecordCounts {
   firstPassage: Uint8Array;
   /** (term index in `terms`, dictionary number of a word form found in the record) pairs. */
   forms: Uint32Array;
-  /** Terms in the text and heading, for length normalisation. */
-  length: number;
   /** Start and end of each passage in the record's text, one pair after the other. */
   bounds: Uint32Array;
+}
+
+function countsOf(counts: RecordCounts): CountLists {
+  const { buffer, terms: n, forms: m, bounds: b } = counts;
+  // Widest first, so every view starts at a multiple of its element size.
+  const weights = new Float64Array(buffer, 0, n);
+  const bonuses = new Float64Array(buffer, 8 * n, n);
+  const terms = new Uint32Array(buffer, 16 * n, n);
+  const forms = new Uint32Array(buffer, 20 * n, m);
+  const bounds = new Uint32Array(buffer, 20 * n + 4 * m, b);
+  const firstPassage = new Uint8Array(buffer, 20 * n + 4 * m + 4 * b, n);
+  return { terms, weights, bonuses, firstPassage, forms, bounds };
+}
+
+function packCounts(lists: { terms: readonly number[]; weights: readonly number[]; bonuses: readonly number[]; firstPassage: readonly number[]; forms: readonly number[]; bounds: readonly number[] }, length: number): RecordCounts {
+  const n = lists.terms.length;
+  const counts: RecordCounts = { buffer: new ArrayBuffer(21 * n + 4 * lists.forms.length + 4 * lists.bounds.length), terms: n, forms: lists.forms.length, bounds: lists.bounds.length, length };
+  const views = countsOf(counts);
+  views.weights.set(lists.weights);
+  views.bonuses.set(lists.bonuses);
+  views.terms.set(lists.terms);
+  views.forms.set(lists.forms);
+  views.bounds.set(lists.bounds);
+  views.firstPassage.set(lists.firstPassage);
+  return counts;
 }
 
 /**
@@ -511,15 +549,17 @@ function countRecord(rec: SearchRecord, analyzer: SearchAnalyzer, tokens: Map<st
   terms.forEach((term, i) => {
     for (const form of counts.forms.get(term)!) forms.push(i, form);
   });
-  return {
-    terms: Uint32Array.from(terms),
-    weights: Float64Array.from(terms, (term) => counts.weights.get(term)!),
-    bonuses: Float64Array.from(terms, (term) => counts.bonuses.get(term) ?? 0),
-    firstPassage: Uint8Array.from(terms, (term) => counts.firstPassage.get(term) ?? 0),
-    forms: Uint32Array.from(forms),
-    length: Math.max(1, counts.length),
-    bounds: Uint32Array.from(bounds.flat()),
-  };
+  return packCounts(
+    {
+      terms,
+      weights: terms.map((term) => counts.weights.get(term)!),
+      bonuses: terms.map((term) => counts.bonuses.get(term) ?? 0),
+      firstPassage: terms.map((term) => counts.firstPassage.get(term) ?? 0),
+      forms,
+      bounds: bounds.flat(),
+    },
+    Math.max(1, counts.length),
+  );
 }
 
 /** The passages of a record, as the files hold them: made from its text when a file is made, not kept. */
@@ -553,7 +593,7 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
   // Postings grouped by term in three flat arrays: how many each term has first, then
   // each in its place, in record order (a list per term was a third of the stage's memory).
   const starts = new Uint32Array(dictionary.names.length + 1);
-  for (const { counts } of counted) for (const term of counts.terms) starts[term + 1]!++;
+  for (const { counts } of counted) for (const term of countsOf(counts).terms) starts[term + 1]!++;
   for (let term = 0; term < dictionary.names.length; term++) starts[term + 1]! += starts[term]!;
   const total = starts[dictionary.names.length]!;
   const postingRecords = new Uint32Array(total);
@@ -566,7 +606,8 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
   const averageLength = counted.reduce((sum, r) => sum + r.counts.length, 0) / Math.max(1, counted.length);
   for (const [record, { counts }] of counted.entries()) {
     if (pause.due()) await pause();
-    const { terms, weights, bonuses, firstPassage, length } = counts;
+    const { length } = counts;
+    const { terms, weights, bonuses, firstPassage, forms: termForms } = countsOf(counts);
     const norm = BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength);
     terms.forEach((term, i) => {
       const weight = weights[i]!;
@@ -576,11 +617,11 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
       postingWeights[at] = Math.min(255, Math.round(impact));
       postingPassages[at] = firstPassage[i]!;
     });
-    for (let i = 0; i < counts.forms.length; i += 2) {
-      const term = terms[counts.forms[i]!]!;
+    for (let i = 0; i < termForms.length; i += 2) {
+      const term = terms[termForms[i]!]!;
       let set = forms.get(term);
       if (!set) forms.set(term, (set = new Set()));
-      set.add(counts.forms[i + 1]!);
+      set.add(termForms[i + 1]!);
     }
   }
 
@@ -608,7 +649,7 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
     buckets,
     ...(analyzer.language ? { language: analyzer.language } : {}),
   };
-  return { meta, shards, passages: { length: counted.length, at: (record) => recordPassages(counted[record]!.rec, counted[record]!.counts.bounds) } };
+  return { meta, shards, passages: { length: counted.length, at: (record) => recordPassages(counted[record]!.rec, countsOf(counted[record]!.counts).bounds) } };
 }
 
 /** About three prefixes per shard file: a query word then downloads well under a kilobyte. */
@@ -672,21 +713,32 @@ export interface PassagesByRecord {
 /**
  * The index as output files; the folder name is a hash of the contents. The URLs in the
  * entry point (the folder, every page) are put under the base URL, so the browser uses
- * them as they are. Each file is encoded as it is made: the index holds its files as bytes
- * only, never also as strings or objects.
+ * them as they are.
  */
 export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] {
+  return [...indexFileStream(data, baseUrl)];
+}
+
+/**
+ * indexFiles() made as they are taken: each file is encoded twice, once to hash it into
+ * the folder name and once when its turn to be written comes, so a large site's index
+ * (170,000 files at 10,000 docs) is never held as bytes all at once.
+ */
+export function indexFileStream(data: SearchIndexData, baseUrl = '/'): Iterable<OutputAsset> {
   const encoder = new TextEncoder();
+  function* bodies(): Generator<[name: string, contents: Uint8Array]> {
+    for (const [bucket, shard] of data.shards.entries()) yield [`t/${bucket}.json`, encoder.encode(JSON.stringify(shard))];
+    for (const [name, body] of passageFileEntries(data.passages)) yield [`f/${name}.json`, encoder.encode(JSON.stringify(body))];
+  }
   const hash = createHash('sha256');
-  const bodies: [name: string, contents: Uint8Array][] = [];
-  const add = (name: string, body: unknown) => {
-    const contents = encoder.encode(JSON.stringify(body));
-    hash.update(name).update('\0').update(contents).update('\0');
-    bodies.push([name, contents]);
-  };
-  data.shards.forEach((shard, bucket) => add(`t/${bucket}.json`, shard));
-  for (const [name, body] of passageFileEntries(data.passages)) add(`f/${name}.json`, body);
+  for (const [name, contents] of bodies()) hash.update(name).update('\0').update(contents).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
   const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, title, kind]) => [withBase(baseUrl, url), title, kind]) };
-  return [{ path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) }, ...bodies.map(([name, contents]) => ({ path: `${folder}/${name}`, contents }))];
+  const entry: OutputAsset = { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) };
+  return {
+    *[Symbol.iterator]() {
+      yield entry;
+      for (const [name, contents] of bodies()) yield { path: `${folder}/${name}`, contents };
+    },
+  };
 }

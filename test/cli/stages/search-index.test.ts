@@ -17,6 +17,7 @@ import {
   createSearchIndexCache,
   htmlRecords,
   indexFiles,
+  indexFileStream,
   passageBounds,
   passageFiles,
   type SearchPage,
@@ -262,6 +263,16 @@ describe('search index stage', () => {
     assert.equal(indexFiles(await buildIndexData(pages, portuguese))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
   });
 
+  it('streams the same files as it writes them, made afresh on every pass', async () => {
+    const data = await buildIndexData(pages, portuguese);
+    const stream = indexFileStream(data);
+    const text = (list: Iterable<OutputAsset>) => [...list].map((f) => `${f.path}\n${Buffer.from(f.contents).toString()}`);
+    const first = text(stream);
+    assert.deepEqual(first, text(indexFiles(data)));
+    assert.deepEqual(text(stream), first, 'a second pass gives the same files');
+    assert.ok(first.length > 3);
+  });
+
   it('puts first passages of neighbouring records together and the further passages of a long record a few to a file, each found where the browser looks', () => {
     const records = LEAD_RECORDS + 2;
     const passages: SearchPassage[][] = Array.from({ length: records }, (_, record) =>
@@ -294,7 +305,7 @@ describe('search language from the config', () => {
       { title: 'T', url: 'https://t.example', contentLanguage, copyright: { year: 2026, holder: 'T' }, navbar: { title: 'T', items: [] }, footer: { links: [] }, docs: { mainDoc: 'a' }, sidebars: {} },
       { root: '/site', configFile: '/site/site.config.ts', source: '' },
     );
-  const metaOf = (files: OutputAsset[]) => JSON.parse(Buffer.from(files.find((f) => f.path === SEARCH_META_PATH)!.contents).toString()) as SearchMeta;
+  const metaOf = (files: Iterable<OutputAsset>) => JSON.parse(Buffer.from([...files].find((f) => f.path === SEARCH_META_PATH)!.contents).toString()) as SearchMeta;
 
   it('stems in the content language and names it in the meta', async () => {
     const warnings: string[] = [];
