@@ -147,8 +147,10 @@ export interface SiteOutput {
   pages: RenderedPage[];
   /** Hashed client assets. */
   assets: OutputAsset[];
-  /** API downloads, sitemap, robots.txt, feeds, search index. */
+  /** API downloads, sitemap, robots.txt, feeds, Markdown twins, search index. */
   generated: OutputAsset[];
+  /** Paths of the generated files the build handed to `writeGenerated` as soon as they were made, which `generated` then does not hold. */
+  generatedWritten: string[];
   linksChecked: number;
   /**
    * Set when the build was asked to leave the search index for later (watch mode, so an
@@ -172,6 +174,12 @@ export async function buildSite(
      * returned output then have no HTML. build() writes them so; watch mode keeps them whole.
      */
     writePage?: (page: RenderedPage) => Promise<void>;
+    /**
+     * Takes the Markdown twins (and llms-full.txt) as soon as they are made: at 10,000 docs
+     * they are a hundred megabytes that would otherwise be held through the link check.
+     * The returned output then lists their paths only (`generatedWritten`).
+     */
+    writeGenerated?: (files: readonly OutputAsset[]) => Promise<void>;
     /**
      * The session is this build's alone (build() without one): what its caches keep for a
      * next build is let go as soon as the last stage that reads it is done, so a large
@@ -223,7 +231,14 @@ export async function buildSite(
   // The samples the API pages show, for their twins: made once, in the api-examples stage.
   const samplesFor = (apiId: string, operationId: string) =>
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
-  const twins = await task('markdown', async () => markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown));
+  const generatedWritten: string[] = [];
+  const twins = await task('markdown', async () => {
+    const made = markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown);
+    if (!options.writeGenerated) return made;
+    await options.writeGenerated(made);
+    generatedWritten.push(...made.map((file) => file.path));
+    return [];
+  });
   const generated = [...generatedFiles({ apis, posts: compiled.posts, pages }, config), ...twins, ...securityHeaderFiles(securityHeaders({ pages, apis, sandboxOf: (id) => config.apiReferences.find((r) => r.id === id)?.sandboxServer }, session.headers))];
   if (options.release) {
     // No stage after this one reads the compiled documents (code, components, Markdown trees) or what the caches made of them.
@@ -234,12 +249,13 @@ export async function buildSite(
   }
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
-    checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated], statics }, config);
+    const written = generatedWritten.map((rel) => ({ path: rel }));
+    checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated, ...written], statics }, config);
     const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
-    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], generated), omitted }, config, session.links, progress);
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], [...generated, ...written]), omitted }, config, session.links, progress);
   });
   if (options.release) session.links = createLinkCheckCache();
-  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, linksChecked: memoryCheck.checked };
+  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, generatedWritten, linksChecked: memoryCheck.checked };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', async (progress) => [...(await searchIndex({ progress }))]))] };
@@ -258,7 +274,13 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     const folder = await openStagingFolder(outDir);
     const precompressor = createPrecompressor(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') });
     const writer = (pageWriter = createPageWriter(folder, { precompressor }));
-    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), release: !options.session, searchIndex: 'later' });
+    const early = { written: 0, bytes: 0 };
+    const writeGenerated = async (files: readonly OutputAsset[]) => {
+      const { written, bytes } = await folder.write(asGenerated(files));
+      early.written += written.length;
+      early.bytes += bytes;
+    };
+    const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), writeGenerated, release: !options.session, searchIndex: 'later' });
     const pagesWritten = await writer.finish();
     // The next build reads what this one compiled.
     await flushCompileCache(session.compile);
@@ -276,8 +298,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     return {
       outDir,
       pages: site.pages,
-      fileCount: rest.written.length + index.written.length + pagesWritten.fileCount,
-      bytes: rest.bytes + index.bytes + pagesWritten.bytes,
+      fileCount: early.written + rest.written.length + index.written.length + pagesWritten.fileCount,
+      bytes: early.bytes + rest.bytes + index.bytes + pagesWritten.bytes,
       timings: logger.timings,
       assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
       linksChecked: site.linksChecked,
@@ -304,7 +326,7 @@ function hashedAsset(name: string, ext: string, text: string): OutputAsset {
  * Of the search index only its fixed entry point counts: the rest lives in a folder named
  * by its contents, which no page can link to.
  */
-function outputFileSet(statics: readonly StaticFile[], assets: readonly OutputAsset[], generated: readonly OutputAsset[]): Set<string> {
+function outputFileSet(statics: readonly StaticFile[], assets: readonly OutputAsset[], generated: readonly Pick<OutputAsset, 'path'>[]): Set<string> {
   const files = new Set<string>([`/${SEARCH_META_PATH}`]);
   for (const f of [...assets, ...generated]) files.add(`/${f.path}`);
   for (const file of statics) files.add(`/${file.rel}`);

@@ -15,7 +15,7 @@ import { pageFiles, routeOfFile } from '../../templates/shared/routes.ts';
 export interface OutputSources {
   pages: readonly RenderedPage[];
   /** Client assets and generated files (sitemap, feeds, API downloads). */
-  files: readonly OutputAsset[];
+  files: readonly Pick<OutputAsset, 'path'>[];
   statics: readonly StaticFile[];
 }
 

@@ -8,6 +8,7 @@ import { readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildSite, createBuildSession, type SiteOutput } from '../../../cli/build.ts';
+import type { OutputAsset } from '../../../cli/stages/bundle.ts';
 import { loadConfig } from '../../../cli/config.ts';
 import { createLogger } from '../../../cli/log.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
@@ -60,5 +61,21 @@ describe('Markdown twins and dates in a rebuild', () => {
     const touched = await rebuild();
     assert.match(touched.get('/docs/intro')!, /<time dateTime="2022-01-01T00:00:00\.000Z">/, 'a new date alone renders the page again');
     assertSame(touched, await clean());
+  });
+
+  it('are handed to the writer as soon as they are made, when a build asks: the output then lists their paths only', async (t) => {
+    const root = await makeSite(t);
+    const config = await loadConfig(root);
+    const logger = createLogger({ level: 'quiet' });
+    const whole = await buildSite(config, { logger, session: createBuildSession(), searchIndex: 'later' });
+    const handed: OutputAsset[] = [];
+    const early = await buildSite(config, { logger, session: createBuildSession(), searchIndex: 'later', writeGenerated: async (files) => void handed.push(...files) });
+    const twins = whole.generated.filter((file) => /\.md$|^llms(-full)?\.txt$/.test(file.path));
+    assert.ok(twins.some((file) => file.path === 'docs/intro.md'));
+    assert.deepEqual(handed.map((file) => file.path).sort(), twins.map((file) => file.path).sort(), 'every twin, llms.txt and llms-full.txt, and nothing else');
+    for (const file of handed) assert.deepEqual(file.contents, twins.find((twin) => twin.path === file.path)!.contents, `${file.path} as a build that holds it`);
+    assert.deepEqual([...early.generatedWritten].sort(), handed.map((file) => file.path).sort());
+    assert.deepEqual(early.generated.filter((file) => early.generatedWritten.includes(file.path)), [], 'not held a second time');
+    assert.equal(early.linksChecked, whole.linksChecked);
   });
 });
