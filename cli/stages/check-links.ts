@@ -13,6 +13,7 @@ import type { RenderedPage } from './render.ts';
 import { canonicalPath } from '../../templates/shared/index.ts';
 import { siteRootUrl } from '../base-url.ts';
 import { withBase, withoutBase } from '../../templates/shared/base-url.ts';
+import { shared, type StringPool } from '../shared-strings.ts';
 
 export interface PageAnchors {
   ids: Set<string>;
@@ -88,7 +89,7 @@ export interface LinkCheckCache {
    * One copy of each link target (and tag name) kept: most links of a page (navbar, footer, sidebar) are
    * on every page, and at thousands of pages their copies would be most of what is kept.
    */
-  hrefs: Map<string, string>;
+  hrefs: StringPool;
 }
 
 export function createLinkCheckCache(): LinkCheckCache {
@@ -97,13 +98,8 @@ export function createLinkCheckCache(): LinkCheckCache {
 
 /** `anchors` with each link target replaced by the copy the cache keeps. */
 export function sharedLinks(anchors: PageAnchors, cache: LinkCheckCache): PageAnchors {
-  const shared = (text: string) => {
-    let known = cache.hrefs.get(text);
-    if (known === undefined) cache.hrefs.set(text, (known = text));
-    return known;
-  };
   // Tag names too: a copy of 'a' per link is a string per link.
-  const links = anchors.links.map(({ href, tag }) => ({ href: shared(href), tag: shared(tag) }));
+  const links = anchors.links.map(({ href, tag }) => ({ href: shared(cache.hrefs, href), tag: shared(cache.hrefs, tag) }));
   return { ids: anchors.ids, links };
 }
 

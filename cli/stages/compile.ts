@@ -213,7 +213,6 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     }
   };
 
-
   const total = collected.docs.length + collected.posts.length + collected.pages.length;
   const pool =
     cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey }) : undefined;
@@ -222,55 +221,33 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
   const lanes = pool ? cache.workers * 2 : 1;
   let done = 0;
-  const tick = () => progress?.(++done, total);
+  /** fn over each source, `lanes` at a time; a source that fails is recorded (attempt()) and left out. */
+  const each = async <T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> =>
+    (
+      await pMap(
+        items,
+        async (item) => {
+          const result = await attempt(() => fn(item));
+          progress?.(++done, total);
+          return result;
+        },
+        { concurrency: lanes },
+      )
+    ).filter((result) => result !== undefined);
   try {
     const docs = new Map<string, { doc: SourceDoc; compiled: CompiledMdx }>();
-    const compiledDocs = await pMap(
-      collected.docs,
-      async (doc) => {
-        const compiled = await attempt(() => compileMdx(doc, context));
-        tick();
-        return compiled;
-      },
-      { concurrency: lanes },
-    );
-    collected.docs.forEach((doc, i) => {
-      const compiled = compiledDocs[i];
-      if (compiled) docs.set(doc.id, { doc, compiled });
+    for (const entry of await each(collected.docs, async (doc) => ({ doc, compiled: await compileMdx(doc, context) }))) docs.set(entry.doc.id, entry);
+    const posts = await each(collected.posts, async (post) => {
+      const full = await compileMdx(post, context);
+      const cut = findTruncate(post.source);
+      const excerpt = cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { ...context, forExcerpt: true });
+      return { post, full, excerpt, truncated: cut !== undefined };
     });
-
-    const posts = (
-      await pMap(
-        collected.posts,
-        async (post) => {
-          const result = await attempt(async () => {
-            const full = await compileMdx(post, context);
-            const cut = findTruncate(post.source);
-            const excerpt = cut === undefined ? full : await compileMdx({ ...post, source: post.source.slice(0, cut) }, { ...context, forExcerpt: true });
-            return { post, full, excerpt, truncated: cut !== undefined };
-          });
-          tick();
-          return result;
-        },
-        { concurrency: lanes },
-      )
-    ).filter((p) => p !== undefined);
-
-    const pages = (
-      await pMap(
-        collected.pages,
-        async (page) => {
-          const result = await attempt(async (): Promise<CompiledTsxPage | CompiledMdxPage> => {
-            if (page.format === 'tsx') return loadTsxPage(page, cache);
-            const compiled = await compileMdx(page, context);
-            return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
-          });
-          tick();
-          return result;
-        },
-        { concurrency: lanes },
-      )
-    ).filter((p) => p !== undefined);
+    const pages = await each(collected.pages, async (page): Promise<CompiledTsxPage | CompiledMdxPage> => {
+      if (page.format === 'tsx') return loadTsxPage(page, cache);
+      const compiled = await compileMdx(page, context);
+      return { page, compiled, meta: { title: page.frontMatter?.title ?? '', description: page.frontMatter?.description ?? '' } };
+    });
     return finish(docs, posts, pages);
   } finally {
     await pool?.close();
@@ -291,7 +268,6 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
     return { codeCss: codeCss(cache), docs, posts, pages };
   }
 }
-
 
 /** The highlight classes' CSS, sorted so the same site gives the same file (and hash) however it was compiled. */
 function codeCss(cache: CompileCache): string {

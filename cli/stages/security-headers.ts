@@ -13,6 +13,7 @@ import { asObject } from '../json.ts';
 import { pickServer } from '../openapi/servers.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import type { RenderedPage } from './render.ts';
+import { shared, type StringPool } from '../shared-strings.ts';
 
 /** A dot folder: both servers refuse every path with a segment starting with a dot. */
 export const HEADERS_DIR = '.docsgen';
@@ -46,7 +47,7 @@ export interface HeaderSourcesCache {
    * One copy of each inline script kept: most are on every page (the theme's), and at
    * thousands of pages their copies were tens of megabytes.
    */
-  scripts: Map<string, string>;
+  scripts: StringPool;
 }
 
 export function createHeaderSourcesCache(): HeaderSourcesCache {
@@ -55,12 +56,7 @@ export function createHeaderSourcesCache(): HeaderSourcesCache {
 
 /** `sources` with each inline script replaced by the copy the cache keeps. */
 export function sharedSources(sources: PageSources, cache: HeaderSourcesCache): PageSources {
-  const inlineScripts = sources.inlineScripts.map((script) => {
-    let known = cache.scripts.get(script);
-    if (known === undefined) cache.scripts.set(script, (known = script));
-    return known;
-  });
-  return { inlineScripts, external: sources.external };
+  return { inlineScripts: sources.inlineScripts.map((script) => shared(cache.scripts, script)), external: sources.external };
 }
 
 export function securityHeaders(

@@ -263,14 +263,13 @@ describe('search index stage', () => {
     assert.equal(indexFiles(await buildIndexData(pages, portuguese))[0]!.contents.toString(), files[0]!.contents.toString(), 'the same pages give the same files');
   });
 
-  it('streams the same files as it writes them, made afresh on every pass', async () => {
-    const data = await buildIndexData(pages, portuguese);
-    const stream = indexFileStream(data);
+  it('makes its files afresh on every pass over them, the same each time', async () => {
+    // The build's writer takes the files once; a one-shot list would leave a second reader nothing.
+    const stream = indexFileStream(await buildIndexData(pages, portuguese));
     const text = (list: Iterable<OutputAsset>) => [...list].map((f) => `${f.path}\n${Buffer.from(f.contents).toString()}`);
     const first = text(stream);
-    assert.deepEqual(first, text(indexFiles(data)));
-    assert.deepEqual(text(stream), first, 'a second pass gives the same files');
     assert.ok(first.length > 3);
+    assert.deepEqual(text(stream), first);
   });
 
   it('puts first passages of neighbouring records together and the further passages of a long record a few to a file, each found where the browser looks', () => {
