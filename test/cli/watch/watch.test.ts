@@ -545,8 +545,14 @@ describe('docsgen serve --watch, when files are replaced, written in parts or li
   const file = (rel: string) => path.join(root, ...rel.split('/'));
   const page = async (route: string) => (await fetch(`${watch.url}${route}`)).text();
   const overlay = async (): Promise<OverlayPayload> => (await (await fetch(`${watch.url}/__docsgen/errors`)).json()) as OverlayPayload;
-  /** A settle time well above the pauses the tests make inside one write, so a busy machine cannot make it flaky. */
-  const SETTLE_MS = 300;
+  /**
+   * A settle time ten times the pause the tests make inside one write. The pause is a
+   * timer in this process, which also runs the watch: a compile started by the first part
+   * of the write can hold that timer back, and at 300 ms a busy machine once made the
+   * pause longer than the settle time.
+   */
+  const SETTLE_MS = 1000;
+  const PAUSE_IN_WRITE_MS = SETTLE_MS / 10;
 
   before(async () => {
     root = await copySite(cleanup);
@@ -590,7 +596,7 @@ describe('docsgen serve --watch, when files are replaced, written in parts or li
       await handle.write(after.slice(0, cut));
       await handle.sync();
       // Longer than the quiet time that makes one build of a save's events, shorter than the settle time.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS / 3));
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_IN_WRITE_MS));
       await handle.write(after.slice(cut));
     } finally {
       await handle.close();
