@@ -24,10 +24,23 @@ export function morph(current: Element, next: Element): void {
   const incoming = Array.from(next.childNodes);
   Array.from(current.childNodes).forEach((node, i) => {
     const other = incoming[i]!;
-    if (node.isEqualNode(other)) return;
-    if (node instanceof Element && other instanceof Element) morph(node, other);
+    if (node.isEqualNode(other) && sameTemplates(node, other)) return;
+    // A template's content is not among its child nodes: one that differs is replaced whole.
+    if (node instanceof Element && other instanceof Element && node.localName !== 'template') morph(node, other);
     else node.replaceWith(document.adoptNode(other));
   });
+}
+
+/**
+ * isEqualNode() does not look into a <template>'s content (it holds no child nodes), so
+ * two trees that differ only in a tab panel not yet shown (<Tabs lazy>) would be equal.
+ */
+function sameTemplates(a: Node, b: Node): boolean {
+  if (a.nodeType !== Node.ELEMENT_NODE || b.nodeType !== Node.ELEMENT_NODE) return true;
+  const templates = (e: Element) => (e.localName === 'template' ? [e] : Array.from(e.querySelectorAll('template')));
+  const [mine, theirs] = [templates(a as Element), templates(b as Element)];
+  // A template's innerHTML is its content's markup.
+  return mine.length === theirs.length && mine.every((t, i) => t.innerHTML === theirs[i]!.innerHTML);
 }
 
 function sameAttributes(a: Element, b: Element): boolean {

@@ -11,9 +11,17 @@ function select(tabs: Element, value: string): boolean {
     button.classList.toggle('tabs__tab--active', on);
   }
   for (const panel of tabs.querySelectorAll<HTMLElement>(':scope > [role="tabpanel"]')) {
-    panel.hidden = panel.getAttribute(DATA.tabValue) !== value;
+    const shown = panel.getAttribute(DATA.tabValue) === value;
+    if (shown) materialize(panel);
+    panel.hidden = !shown;
   }
   return true;
+}
+
+/** A panel sent as a template (<Tabs lazy>) becomes elements the first time it is shown. */
+function materialize(panel: HTMLElement): void {
+  const content = panel.querySelector<HTMLTemplateElement>(':scope > template');
+  content?.replaceWith(content.content);
 }
 
 function groupOf(tabs: Element): string {

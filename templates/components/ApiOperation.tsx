@@ -90,7 +90,7 @@ function CodeTabs({ title, examples, groupId, samples }: { title: string; exampl
   return (
     <div className="api-op__code" {...(samples ? { [API_DATA.samples]: '' } : {})}>
       <h5>{title}</h5>
-      <Tabs groupId={groupId}>
+      <Tabs groupId={groupId} lazy>
         {examples.map((e) => (
           <TabItem key={e.id} value={e.id} label={e.label}>
             <div {...(e.target ? { [API_DATA.sampleTarget]: e.target, [API_DATA.sampleClient]: e.client } : {})} dangerouslySetInnerHTML={{ __html: e.html }} />

@@ -46,4 +46,14 @@ describe('morph (client)', () => {
     assert.ok(details.hasAttribute('open'));
     assert.equal(live.querySelector('p')!.textContent, 'new');
   });
+
+  it("sees a change inside a template, whose content isEqualNode() does not compare", (t) => {
+    const window = installDom(t, '<div><section><p>same</p><template><pre>old sample</pre></template></section></div>');
+    const live = window.document.querySelector('div') as unknown as Element;
+    morph(live, parse(window, '<div><section><p>same</p><template><pre>new sample</pre></template></section></div>'));
+    assert.equal(live.querySelector('template')!.innerHTML, '<pre>new sample</pre>');
+    const kept = live.querySelector('p');
+    morph(live, parse(window, '<div><section><p>same</p><template><pre>new sample</pre></template></section></div>'));
+    assert.equal(live.querySelector('p'), kept, 'equal templates change nothing');
+  });
 });

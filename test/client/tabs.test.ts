@@ -10,8 +10,8 @@ import { installDom } from './dom.ts';
 const { initTabs, restoreTabs } = await import('../../templates/client/tabs.ts');
 
 /** Server-rendered tabs with the values given, the first one selected. */
-function tabs(groupId: string | undefined, values: string[]): string {
-  return renderToStaticMarkup(createElement(Tabs, { groupId }, ...values.map((value) => createElement(TabItem, { key: value, value }, `panel ${value}`))));
+function tabs(groupId: string | undefined, values: string[], lazy = false): string {
+  return renderToStaticMarkup(createElement(Tabs, { groupId, lazy }, ...values.map((value) => createElement(TabItem, { key: value, value }, createElement('p', null, `panel ${value}`)))));
 }
 
 function state(root: Element): { selected: string[]; visible: string[] } {
@@ -70,5 +70,33 @@ describe('tabs (client)', () => {
     const [pkg, pm] = [...window.document.querySelectorAll(`[${DATA.tabs}]`)] as unknown as Element[];
     assert.deepEqual(state(pkg!), { selected: ['yarn'], visible: ['yarn'] });
     assert.deepEqual(state(pm!), { selected: ['npm'], visible: ['npm'] });
+  });
+
+  it('lazy tabs send the panels not shown as templates, made into elements the first time they are shown', (t) => {
+    const html = tabs('sdk', ['curl', 'node', 'go'], true);
+    assert.match(html, /data-tab-value="curl"><p>panel curl<\/p><\/div>/, 'the selected panel is elements');
+    assert.match(html, /hidden="" data-tab-value="node"><template><p>panel node<\/p><\/template><\/div>/, 'the others are templates');
+    const window = installDom(t, html);
+    initTabs();
+    const root = window.document.querySelector(`[${DATA.tabs}]`)! as unknown as Element;
+    const panel = (value: string) => root.querySelector(`[role="tabpanel"][${DATA.tabValue}="${value}"]`)!;
+    assert.equal(root.querySelectorAll('p').length, 1, 'only the shown panel is in the document');
+    (root.querySelector(`[role="tab"][${DATA.tabValue}="node"]`) as unknown as HTMLElement).click();
+    assert.deepEqual(state(root), { selected: ['node'], visible: ['node'] });
+    assert.equal(panel('node').innerHTML, '<p>panel node</p>');
+    assert.equal(panel('go').querySelector(':scope > template')?.innerHTML, '<p>panel go</p>', 'a panel never shown stays a template');
+    (root.querySelector(`[role="tab"][${DATA.tabValue}="curl"]`) as unknown as HTMLElement).click();
+    (root.querySelector(`[role="tab"][${DATA.tabValue}="node"]`) as unknown as HTMLElement).click();
+    assert.equal(panel('node').innerHTML, '<p>panel node</p>', 'shown again, as it was');
+  });
+
+  it('restoreTabs makes a remembered lazy panel into elements', (t) => {
+    // A group no other test chose in: the storage module keeps a visit's choices in memory.
+    const window = installDom(t, tabs('http-client', ['curl', 'python'], true));
+    window.localStorage.setItem(`${STORAGE.tabPrefix}http-client`, 'python');
+    restoreTabs();
+    const root = window.document.querySelector(`[${DATA.tabs}]`)! as unknown as Element;
+    assert.deepEqual(state(root), { selected: ['python'], visible: ['python'] });
+    assert.equal(root.querySelector(`[role="tabpanel"]:not([hidden])`)!.innerHTML, '<p>panel python</p>');
   });
 });

@@ -163,7 +163,8 @@ function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
     out.set(
       operationId,
       panels.flatMap((panel, i) => {
-        const sample = panel.querySelector(`[${API_DATA.sampleTarget}]`);
+        // A sample the reader has not opened is still a template (<Tabs lazy>): read from its template.
+        const sample = (panel.querySelector<HTMLTemplateElement>(':scope > template')?.content ?? panel).querySelector(`[${API_DATA.sampleTarget}]`);
         const code = sample?.querySelector('pre code');
         const lang = sample?.getAttribute(API_DATA.sampleTarget);
         if (!sample || !code || !lang) return [];
