@@ -14,6 +14,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { API_DATA, API_REFERENCE_SCOPE } from '../../shared/api-reference.ts';
 import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared/index.ts';
 import { mountReact } from '../island-root.tsx';
+import { samplesOfPage, type CodeSample } from './api-samples.ts';
 import '../../styles/api-reference.css';
 
 /** The props of Elements' <API> this island passes (@stoplight/elements/containers/API.d.ts). */
@@ -66,7 +67,6 @@ function elementsThemes(primary: Record<ColorMode, string>): Record<ColorMode, E
   return { light: { colors: { primary: primary.light } }, dark: { colors: { primary: primary.dark, background: DARK_BACKGROUND } } };
 }
 /** Hooks in the server markup of templates/layouts/ApiReference.tsx. */
-const SAMPLES = `[${API_DATA.samples}]`;
 const CLEAR_CREDENTIALS = `[${API_DATA.clearCredentials}]`;
 const CREDENTIALS_STATUS = `[${API_DATA.credentialsStatus}]`;
 
@@ -141,40 +141,6 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
     stopRepair();
     stopTheme();
   };
-}
-
-/** The request samples of the server-rendered reference, by operationId, to show the same ones in Elements. */
-type CodeSample = { lang: string; lib?: string; label: string; source: string };
-
-/**
- * Languages for which Elements 9 lists no libraries (its requestSampleConfigs): a sample
- * for them replaces the language's own and must not name a library, or Elements adds a
- * mislabelled one. For the others, `lib` picks the library whose sample it replaces.
- */
-const ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES = new Set(['go', 'kotlin', 'ruby', 'c', 'objc', 'ocaml', 'clojure', 'swift']);
-
-function samplesOfPage(page: ParentNode): Map<string, CodeSample[]> {
-  const out = new Map<string, CodeSample[]>();
-  for (const box of page.querySelectorAll<HTMLElement>(SAMPLES)) {
-    const operationId = box.closest('article')?.querySelector(`[${API_DATA.tryOperation}]`)?.getAttribute(API_DATA.tryOperation);
-    if (!operationId) continue;
-    const tabs = [...box.querySelectorAll<HTMLElement>('[role="tab"]')];
-    const panels = [...box.querySelectorAll<HTMLElement>('[role="tabpanel"]')];
-    out.set(
-      operationId,
-      panels.flatMap((panel, i) => {
-        // A sample the reader has not opened is still a template (<Tabs lazy>): read from its template.
-        const sample = (panel.querySelector<HTMLTemplateElement>(':scope > template')?.content ?? panel).querySelector(`[${API_DATA.sampleTarget}]`);
-        const code = sample?.querySelector('pre code');
-        const lang = sample?.getAttribute(API_DATA.sampleTarget);
-        if (!sample || !code || !lang) return [];
-        const lines = [...code.querySelectorAll('.line')].map((line) => line.textContent ?? '');
-        const lib = ELEMENTS_LANGUAGES_WITHOUT_LIBRARIES.has(lang) ? undefined : sample.getAttribute(API_DATA.sampleClient);
-        return [{ lang, ...(lib ? { lib } : {}), label: tabs[i]?.textContent ?? lang, source: lines.length ? lines.join('\n') : (code.textContent ?? '') }];
-      }),
-    );
-  }
-  return out;
 }
 
 /** Gives every operation of the document the samples the page shows, as Elements' x-codeSamples. */
