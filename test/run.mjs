@@ -10,11 +10,13 @@
 // DOCSGEN_TEST_BROWSER: the browser test files connect to it (each in contexts of its
 // own) instead of each launching one (test/helpers/browser.ts).
 //
-// The files of the folders in SHARED_PROCESS (unit tests of one module each, and checks
-// that read the built site) run in one process, one after another: each takes a second
-// or less, and a process of its own per file (Node, the TypeScript loader, MDX and Shiki
-// loaded again) cost about as much CPU as the tests themselves. Node 20's runner has no
-// option for this (--test-isolation is Node 22's), so one generated file imports them.
+// The files matched by SHARED_PROCESSES run in two processes, one after another in each:
+// unit tests of one module each and checks that read the built site; and the fixture
+// builds of test/cli/ (not the 1,023-doc site, nor the server's start and stop). Most take
+// a second or two, and a process of their own per file (Node, the TypeScript loader, MDX,
+// Shiki and the client bundle made again) cost about as much CPU as the tests
+// themselves. Node 20's runner has no option for this (--test-isolation is Node 22's), so
+// a generated file per process imports them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,9 +28,15 @@ import { tsImport } from 'tsx/esm/api';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TEST_DIST = '.test-dist';
 const SLOW = /(^|[\\/])(browser|quality|watch)[\\/]/;
-/** Folders whose test files share one process: no browser, no server of their own, no watch. */
-const SHARED_PROCESS = /^(client|templates|site|content|cli[\\/](mdx|markdown|openapi|stages))[\\/]/;
-const inSharedProcess = (file) => SHARED_PROCESS.test(path.relative(here, path.resolve(file)));
+/** Test files (paths inside test/) that share a process, by process: no browser, no watch, no signals. */
+const SHARED_PROCESSES = {
+  'modules-and-built-site': /^(client|templates|site|content|cli[\\/](mdx|markdown|openapi|stages))[\\/]/,
+  'fixture-builds': /^cli[\\/](?!generated-site\.|serve\.)[^\\/]+\.test\.ts$/,
+};
+const sharedProcessOf = (file) => {
+  const rel = path.relative(here, path.resolve(file));
+  return Object.keys(SHARED_PROCESSES).find((name) => SHARED_PROCESSES[name].test(rel));
+};
 /** The longest files, longest first, start before all others: none is left running alone at the end. */
 const LONGEST = ['cli/generated-site', 'quality/axe', 'browser/api-reference', 'cli/watch/watch', 'browser/search', 'browser/navigation', 'cli/watch/property', 'browser/watch'];
 const rank = (file) => {
@@ -82,11 +90,15 @@ const files = readdirSync(here, { recursive: true, withFileTypes: true })
   // last minute is not one long file running alone while the other slots have nothing left.
   .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)))
   .sort((a, b) => rank(a) - rank(b));
-const shared = files.filter(inSharedProcess);
-const own = files.filter((file) => !inSharedProcess(file));
+const own = files.filter((file) => !sharedProcessOf(file));
 const sharedDir = mkdtempSync(path.join(os.tmpdir(), 'docsgen-tests-'));
-const sharedFile = path.join(sharedDir, 'unit-and-built-site.test.mjs');
-writeFileSync(sharedFile, shared.map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`).join(''));
+const sharedFiles = Object.keys(SHARED_PROCESSES).flatMap((name) => {
+  const imports = files.filter((file) => sharedProcessOf(file) === name).map((file) => `import ${JSON.stringify(pathToFileURL(path.resolve(file)).href)};\n`);
+  if (imports.length === 0) return [];
+  const file = path.join(sharedDir, `${name}.test.mjs`);
+  writeFileSync(file, imports.join(''));
+  return [file];
+});
 const env = { ...process.env };
 if (checks) env.DOCSGEN_TEST_DIST = TEST_DIST;
 const server = await browserServer.catch((error) => {
@@ -95,9 +107,9 @@ const server = await browserServer.catch((error) => {
 });
 if (server) env.DOCSGEN_TEST_BROWSER = server.wsEndpoint();
 const passed = args.filter((a) => a !== '--checks');
-// The shared process runs for about half a minute: it starts right after the longest files.
+// Each shared process runs for about half a minute: they start right after the longest files.
 const longest = own.filter((file) => rank(file) < LONGEST.length);
-const ordered = [...longest, ...(shared.length > 0 ? [sharedFile] : []), ...own.slice(longest.length)];
+const ordered = [...longest, ...sharedFiles, ...own.slice(longest.length)];
 // Not spawnSync: the shared Chromium is served from this process's event loop.
 const tests = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', ...passed, ...ordered], { stdio: 'inherit', env });
 const status = await new Promise((resolve) => tests.on('close', (code) => resolve(code ?? 1)));
