@@ -53,6 +53,6 @@ describe('docsgen build', { concurrency: 2 }, () => {
     for (const stage of ['collect', 'openapi', 'compile', 'bundle', 'render', 'check-links', 'write', 'verify', 'publish']) {
       assert.match(verbose.stdout, new RegExp(`✓ ${stage} \\d`), `stage ${stage} is reported`);
     }
-    assert.match(verbose.stdout, /Stages: config \d+(\.\d+)? m?s · collect/);
+    assert.match(verbose.stdout, /Stages: config \d+(\.\d+)? m?s · bundle \d+(\.\d+)? m?s · collect/);
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 let tmp: string;
 before(async () => {
@@ -73,6 +74,23 @@ describe('precompress', () => {
     assert.deepEqual(await precompressor.finish(), { files: 3, copies: 6, reused: 0 });
     assert.deepEqual(await copies(handed), await copies(whole));
     assert.equal((await readdir(cache)).length, 2, 'the cache keeps the page and the script, both used by this build');
+  });
+
+  it('takes the copies prepare() started for a file written later, the same a pass over the folder makes', async () => {
+    const whole = await site('whole-prepared', 6);
+    await precompress(whole);
+    const dir = await site('prepared', 6);
+    const script = await readFile(path.join(dir, 'main.js'));
+    await rm(path.join(dir, 'main.js'));
+    const cache = path.join(tmp, 'cache-prepared');
+    const precompressor = createPrecompressor(dir, { cacheDir: cache });
+    precompressor.prepare('main.js', script);
+    precompressor.prepare('robots.txt', Buffer.from('User-agent: *\n'));
+    await writeFile(path.join(dir, 'main.js'), script);
+    // Once the prepared copies are in the cache, a finish() that made them again would count them as reused.
+    await waitFor('the prepared copies in the cache', async () => (await readdir(cache).catch(() => [])).some((name) => !name.endsWith('.tmp')));
+    assert.deepEqual(await precompressor.finish(), { files: 3, copies: 6, reused: 0 });
+    assert.deepEqual(await copies(dir), await copies(whole));
   });
 
   it('works without a cache, and gives the bytes a cached run gives', async () => {
