@@ -102,6 +102,14 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /Did you mean #codigos-de-erro\?/);
   });
 
+  it("a broken #anchor to the page's own heading is reported with its file and line (the crawl leaves fragments to this check)", async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/intro.mdx': '---\ntitle: Introdução\ndescription: The first page of the minimal site.\nsidebar_position: 1\n---\n\n## Códigos de erro\n\nVeja [os códigos](#codigos-de-erros).\n',
+    });
+    assert.match(output, /^content\/docs\/intro\.mdx:9:\d+ +Broken link '#codigos-de-erros'/m);
+    assert.match(output, /Did you mean #codigos-de-erro\?/);
+  });
+
   it('a link broken on every page is called out once as a navbar/footer problem', async (t) => {
     const { output } = await failingBuild(t, 'layout-link');
     assert.match(output, /^site\.config\.ts {2}Broken link '\/docs\/sdk\/introducao' on every page points to \/docs\/sdk\/introducao/m);
