@@ -112,7 +112,6 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
       for (const link of result.links) {
         if (link.state === LinkState.OK) checked++;
         else if (link.state === LinkState.SKIPPED) skipped++;
-        // A missing #id of the page itself is reported with the page, the only one it concerns.
         else broken.set(link.url, { status: link.status });
       }
       options.progress?.(++done, pageUrls.length);
