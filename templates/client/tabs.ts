@@ -54,6 +54,10 @@ function choose(tab: HTMLButtonElement): void {
 
 export function initTabs(): void {
   restoreTabs();
+  // A page may print every panel (the API reference does): the ones still templates become elements first.
+  window.addEventListener('beforeprint', () => {
+    for (const panel of document.querySelectorAll<HTMLElement>(`[${DATA.tabs}] > [role="tabpanel"]`)) materialize(panel);
+  });
   document.addEventListener('click', (event) => {
     const tab = (event.target as Element | null)?.closest?.<HTMLButtonElement>(`[${DATA.tabs}] [role="tab"]`);
     if (tab) choose(tab);

@@ -216,6 +216,12 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
       await page.click('[data-tab-group="linguagem"] [role="tab"][data-tab-value="curl"] >> nth=0');
       await page.goto(`${server.url}/onboarding-api-reference`);
       assert.deepEqual(await selected(), ['curl'], 'and back from the docs');
+      // On paper every sample prints, the tabs not opened too.
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      await page.emulateMedia({ media: 'print' });
+      const ruby = page.locator('[data-api-samples] [role="tabpanel"][data-tab-value="ruby"]').first();
+      assert.ok(await ruby.isVisible(), 'a sample never opened prints');
+      assert.match((await ruby.textContent()) ?? '', /require 'net\/http'/);
     } finally {
       await page.close();
     }

@@ -99,4 +99,14 @@ describe('tabs (client)', () => {
     assert.deepEqual(state(root), { selected: ['python'], visible: ['python'] });
     assert.equal(root.querySelector(`[role="tabpanel"]:not([hidden])`)!.innerHTML, '<p>panel python</p>');
   });
+
+  it('before printing, every lazy panel becomes elements (a page may print them all), still hidden on screen', (t) => {
+    const window = installDom(t, tabs('print', ['curl', 'node', 'go'], true));
+    initTabs();
+    window.dispatchEvent(new window.Event('beforeprint'));
+    const root = window.document.querySelector(`[${DATA.tabs}]`)! as unknown as Element;
+    assert.equal(root.querySelectorAll('template').length, 0);
+    assert.deepEqual([...root.querySelectorAll('p')].map((p) => p.textContent), ['panel curl', 'panel node', 'panel go']);
+    assert.deepEqual(state(root), { selected: ['curl'], visible: ['curl'] });
+  });
 });
