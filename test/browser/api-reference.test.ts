@@ -210,6 +210,11 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
       const selected = () => page.$$eval('[data-api-samples] [role="tab"][aria-selected="true"]', (tabs) => [...new Set(tabs.map((t) => t.getAttribute('data-tab-value')))]);
       assert.deepEqual(await selected(), ['python'], 'Python, picked in the docs, is shown for every operation');
       assert.ok(await page.isVisible('[id="/operations/createPayment"] [data-api-samples] [role="tabpanel"][data-tab-value="python"]'));
+      // Its blank lines (after the import, after the URL) are as tall as the others.
+      const pitches = await page.$$eval('[id="/operations/createPayment"] [data-api-samples] [role="tabpanel"][data-tab-value="python"] .line', (lines) =>
+        lines.slice(1).map((line, i) => line.getBoundingClientRect().top - lines[i]!.getBoundingClientRect().top),
+      );
+      assert.ok(Math.max(...pitches) - Math.min(...pitches) <= 1, `every line of the sample is as tall: ${pitches.join(', ')}`);
       await page.click('[id="/operations/createPayment"] [data-api-samples] [role="tab"][data-tab-value="go"]');
       assert.deepEqual(await selected(), ['go'], 'one choice switches every operation');
       await page.goto(`${server.url}/docs/api/pagamento`);
