@@ -15,6 +15,7 @@ import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { esbuildError } from '../esbuild-error.ts';
 import { fileSignature } from '../file-signature.ts';
+import { PACKAGE_ROOT } from '../paths.ts';
 import { scopeCss } from './scope-css.ts';
 
 export interface OutputAsset {
@@ -266,7 +267,11 @@ function elementsPlugin(): esbuild.Plugin {
         if (utils.errors.length > 0 || !(await readFile(utils.path, 'utf8')).includes('[DEPRECATED]: use `useSetAtom`')) return undefined;
         const jotai = await build.resolve('jotai', options);
         if (jotai.errors.length > 0) return undefined;
-        return { path: utils.path, namespace: 'docsgen-jotai-utils', pluginData: { utils: utils.path, jotai: jotai.path } };
+        // Relative: esbuild puts the path of a module outside the "file" namespace verbatim
+        // into the [hash] of the chunk holding it, so an absolute one named the island
+        // differently in every folder the same commit was built in.
+        const key = path.relative(PACKAGE_ROOT, utils.path).split(path.sep).join('/');
+        return { path: key, namespace: 'docsgen-jotai-utils', pluginData: { utils: utils.path, jotai: jotai.path } };
       });
       build.onLoad({ filter: /.*/, namespace: 'docsgen-jotai-utils' }, (args) => {
         const { utils, jotai } = args.pluginData as { utils: string; jotai: string };
