@@ -84,7 +84,7 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
   const added = new Set<string>();
   /** Copies started by prepare(), by key: finish() takes them and lets them go. */
   const prepared = new Map<string, Promise<Compressed>>();
-  const compressKeyed = async (key: string, contents: Buffer, level: Level): Promise<Compressed> => {
+  const compressKeyed = async (key: string, contents: Uint8Array, level: Level): Promise<Compressed> => {
     used.add(key);
     await cacheReady;
     const cached = cache ? await fromCache(cache, key) : undefined;
@@ -97,7 +97,7 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     if (cache) await toCache(cache, key, compressed).catch(() => undefined);
     return compressed;
   };
-  const keyOf = (contents: Buffer, level: Level) => `${level.brotli}.${level.gzip}-${createHash('sha256').update(contents).digest('base64url')}`;
+  const keyOf = (contents: Uint8Array, level: Level) => `${level.brotli}.${level.gzip}-${createHash('sha256').update(contents).digest('base64url')}`;
   /** Writes the copies smaller than `contents` beside `file`. */
   const writeCopies = async (file: string, contents: Buffer, compressed: Compressed) => {
     const copies = [
@@ -121,11 +121,10 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     prepare(rel, contents) {
       const segments = rel.split('/');
       if (!compressible(segments) || contents.byteLength < PRECOMPRESS_MIN_BYTES) return;
-      const bytes = Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
       const level = levelOf(segments);
-      const key = keyOf(bytes, level);
+      const key = keyOf(contents, level);
       if (prepared.has(key)) return;
-      const pending = compressKeyed(key, bytes, level);
+      const pending = compressKeyed(key, contents, level);
       // Awaited by finish(); a build that fails before it must not report this as unhandled.
       pending.catch(() => undefined);
       prepared.set(key, pending);
@@ -201,7 +200,7 @@ function levelOf(segments: readonly string[]): Level {
   return segments[0] === 'assets' && segments[1] !== 'search' ? ASSET_LEVEL : PAGE_LEVEL;
 }
 
-async function compress(contents: Buffer, level: Level): Promise<Compressed> {
+async function compress(contents: Uint8Array, level: Level): Promise<Compressed> {
   const [br, gz] = await Promise.all([
     brotli(contents, {
       params: {

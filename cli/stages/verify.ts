@@ -87,7 +87,8 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
     // The server serves the folder under the base URL its build wrote into it, as the host will.
     const pageUrls = options.routes.map((route) => new URL(withBase(config.baseUrl, route), `${local}/`).href);
     const ledger = createCrawlLedger(pageUrls);
-    const broken = new Map<string, { status: number | undefined }>();
+    /** Status of each broken link (undefined: no response). */
+    const broken = new Map<string, number | undefined>();
     let checked = 0;
     let skipped = 0;
     let done = 0;
@@ -112,7 +113,7 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
       for (const link of result.links) {
         if (link.state === LinkState.OK) checked++;
         else if (link.state === LinkState.SKIPPED) skipped++;
-        else broken.set(link.url, { status: link.status });
+        else broken.set(link.url, link.status);
       }
       options.progress?.(++done, pageUrls.length);
     }, { concurrency: PAGES_IN_FLIGHT });
@@ -123,9 +124,9 @@ export async function verify(options: VerifyOptions, config: SiteConfig): Promis
   }
 }
 
-function brokenLinksError(broken: Map<string, { status: number | undefined }>, ledger: CrawlLedger, local: string): DocsgenErrors {
+function brokenLinksError(broken: Map<string, number | undefined>, ledger: CrawlLedger, local: string): DocsgenErrors {
   const shortUrl = (url: string) => url.replace(local, '') || '/';
-  const errors = [...broken].map(([url, { status }]) => {
+  const errors = [...broken].map(([url, status]) => {
     const parents = ledger.parentsOf(url);
     const pages = parents.shown.map(shortUrl).sort();
     const shown = pages.join(', ') + (parents.count > pages.length ? ` and ${parents.count - pages.length} more` : '');
