@@ -3,17 +3,20 @@
  * schema that validates it, and `loadConfig()`, which resolves it once (defaults
  * filled, paths absolute, frozen) so every stage receives the same value.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { normalizeBaseUrl } from './base-url.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from './errors.ts';
+import { esbuildError } from './esbuild-error.ts';
 import { postmanTextsSchema } from './config-postman.ts';
 import { themeSchema } from './config-theme.ts';
 import { valueAt } from './frontmatter.ts';
-import { TEMPLATES_DIR, TSCONFIG } from './paths.ts';
+import { PACKAGE_ROOT, TEMPLATES_DIR, TSCONFIG, runtimeModuleUrl } from './paths.ts';
 
 const linkItem = z.strictObject({
   /** Text of the link. */
@@ -241,16 +244,55 @@ export async function loadConfig(root: string, options: LoadConfigOptions = {}):
   return resolveConfig(raw, { root: path.dirname(configFile), configFile, source: readFileSync(configFile, 'utf8') });
 }
 
+/**
+ * Compiles the config with esbuild and imports the result: the command runs no TypeScript
+ * loader (cli/runtime.mjs). The config's own modules are bundled in; docsgen's modules are
+ * imported as the instances the build runs (one `defineConfig`, one `DocsgenError`); a
+ * package resolves from the config's folder, as Node would resolve it there. The module is
+ * named by a hash of its code: an edited config is a new module for watch mode, an
+ * unchanged one the module already loaded.
+ */
 async function importConfigModule(configFile: string, relFile: string): Promise<unknown> {
+  const root = path.dirname(configFile);
+  const own = [path.join(PACKAGE_ROOT, 'cli') + path.sep, path.join(PACKAGE_ROOT, 'templates') + path.sep];
+  const plugin: esbuild.Plugin = {
+    name: 'docsgen-config-imports',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || (args.pluginData as { own?: boolean } | undefined)?.own) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { own: true } });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (resolved.external || !path.isAbsolute(resolved.path)) return { path: args.path, external: true };
+        if (own.some((dir) => resolved.path.startsWith(dir))) return { path: runtimeModuleUrl(resolved.path), external: true };
+        if (/^[./]/.test(args.path)) return { path: resolved.path };
+        return { path: pathToFileURL(resolved.path).href, external: true };
+      });
+    },
+  };
+  let code: string;
   try {
-    // tsImport loads TypeScript in its own namespace, so a watch rebuild re-reads an edited config.
-    const { tsImport } = await import('tsx/esm/api');
-    const mod = (await tsImport(`${pathToFileURL(configFile).href}?t=${Date.now()}`, { parentURL: import.meta.url, tsconfig: TSCONFIG })) as { default?: unknown };
-    // Outside an ESM package the file loads as CommonJS, and its default export arrives wrapped once more.
-    const inner = mod.default as { default?: unknown; __esModule?: boolean } | undefined;
-    if (inner && typeof inner === 'object' && 'default' in inner && Object.keys(inner).every((k) => k === 'default' || k === '__esModule')) {
-      return inner.default;
-    }
+    const result = await esbuild.build({
+      entryPoints: [configFile],
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      tsconfig: TSCONFIG,
+      write: false,
+      logLevel: 'silent',
+      plugins: [plugin],
+    });
+    code = result.outputFiles[0]?.text ?? '';
+  } catch (error) {
+    throw esbuildError(error, { what: `${relFile} could not be compiled`, hint: 'Fix the TypeScript error at this position.' });
+  }
+  try {
+    const dir = path.join(PACKAGE_ROOT, 'node_modules', '.cache', 'docsgen', 'config');
+    const file = path.join(dir, `${createHash('sha256').update(configFile).update('\0').update(code).digest('hex').slice(0, 20)}.mjs`);
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(file)) writeFileSync(file, code);
+    const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
     if (mod.default === undefined) {
       throw new DocsgenError(`${relFile} has no default export.`, {
         file: relFile,
@@ -263,7 +305,7 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
     const message = error instanceof Error ? error.message : String(error);
     throw new DocsgenError(`${relFile} could not be loaded: ${message.split('\n')[0]}`, {
       file: relFile,
-      hint: 'Fix the TypeScript error above; the config must run in Node without a browser.',
+      hint: 'Fix the error above; the config must run in Node without a browser.',
       cause: error,
     });
   }

@@ -10,14 +10,12 @@
  * the main thread, which compiles it as it would without a pool: the result, or the
  * error the author sees, is the same either way.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DocsgenError } from '../errors.ts';
-import { TSCONFIG } from '../paths.ts';
+import { startWorkerThread } from '../worker-thread.ts';
 import type { DiskEntry } from './compile.ts';
 
 export interface CompileWorkerData {
-  tsconfig: string;
-  module: string;
   /** file -> route of every source, for the links between documents. */
   routes: [string, string][];
   routesKey?: string;
@@ -48,8 +46,6 @@ interface Pending {
 
 export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string }): CompilePool {
   const data: CompileWorkerData = {
-    tsconfig: TSCONFIG,
-    module: new URL('./compile-worker.ts', import.meta.url).href,
     routes: [...options.routes],
     routesKey: options.routesKey,
   };
@@ -90,11 +86,7 @@ export function createCompilePool(options: { size: number; routes: Iterable<[str
   const start = () => {
     state.started = true;
     for (let i = 0; i < options.size; i++) {
-      const worker = new Worker(new URL('../ts-worker.mjs', import.meta.url), {
-        workerData: data,
-        // The parent's --import of a TypeScript loader is registered by ts-worker.mjs itself.
-        execArgv: [],
-      });
+      const worker = startWorkerThread('cli/stages/compile-worker.ts', data);
       worker.on('message', (result: CompileTaskResult) => {
         const pending = busy.get(worker);
         if (!pending) return;

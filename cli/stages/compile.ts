@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { compile as compileMdxSource, run } from '@mdx-js/mdx';
 import { SourceMapGenerator } from 'source-map';
 import * as esbuild from 'esbuild';
@@ -167,8 +167,9 @@ export interface DiskEntry {
  */
 const CACHE_SALT: string = (() => {
   const hash = createHash('sha1');
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const files = [fileURLToPath(import.meta.url), ...readdirSync(path.join(here, '../mdx')).map((f) => path.join(here, '../mdx', f))];
+  // The sources, not the modules running them: the command and the tests share one cache.
+  const mdx = path.join(PACKAGE_ROOT, 'cli', 'mdx');
+  const files = [path.join(PACKAGE_ROOT, 'cli', 'stages', 'compile.ts'), ...readdirSync(mdx).map((f) => path.join(mdx, f))];
   for (const file of files.sort()) hash.update(readFileSync(file));
   for (const pkg of ['@mdx-js/mdx', 'shiki']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
   return hash.digest('hex');

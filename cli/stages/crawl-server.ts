@@ -4,10 +4,9 @@
  * file) then use a core each instead of sharing the main thread. Starting the thread costs
  * loading the server's modules there, which a small site's crawl would not win back.
  */
-import { Worker } from 'node:worker_threads';
 import { DocsgenError } from '../errors.ts';
-import { TSCONFIG } from '../paths.ts';
 import { startServer } from '../serve.ts';
+import { startWorkerThread } from '../worker-thread.ts';
 
 export interface CrawlServer {
   /** Origin of the server, e.g. http://127.0.0.1:41234. */
@@ -16,8 +15,6 @@ export interface CrawlServer {
 }
 
 export interface CrawlServerWorkerData {
-  tsconfig: string;
-  module: string;
   dir: string;
 }
 
@@ -29,8 +26,8 @@ export const SERVER_THREAD_FROM = 300;
 
 export async function startCrawlServer(dir: string, options: { thread: boolean }): Promise<CrawlServer> {
   if (!options.thread) return startServer({ dir, port: 0, host: '127.0.0.1' });
-  const data: CrawlServerWorkerData = { tsconfig: TSCONFIG, module: new URL('./crawl-server-worker.ts', import.meta.url).href, dir };
-  const worker = new Worker(new URL('../ts-worker.mjs', import.meta.url), { workerData: data });
+  const data: CrawlServerWorkerData = { dir };
+  const worker = startWorkerThread('cli/stages/crawl-server-worker.ts', data);
   const url = await new Promise<string>((resolve, reject) => {
     const failed = (cause: unknown) =>
       reject(new DocsgenError(`The server for the link check could not start: ${cause instanceof Error ? cause.message : String(cause)}.`, { hint: 'Build again; if it fails the same way, report it with this message.', cause }));

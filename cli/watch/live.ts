@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import {
   CLIENT_PATH,
@@ -21,6 +20,7 @@ import {
   type OverlayPayload,
 } from '../../templates/shared/live-reload.ts';
 import { withBase } from '../../templates/shared/base-url.ts';
+import { TEMPLATES_DIR } from '../paths.ts';
 
 // The protocol is shared with the browser script; the server's users import it from here.
 export { CLIENT_PATH, ERRORS_PATH, EVENTS_PATH, LIVE_PREFIX, type LiveMessage, type OverlayError, type OverlayPayload } from '../../templates/shared/live-reload.ts';
@@ -40,7 +40,7 @@ const HEARTBEAT_MS = 20_000;
 /** How soon a page reconnects after the stream drops (watch restarted): quick, it is local. */
 const RETRY_MS = 1000;
 
-const clientEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates/client/live-reload.ts');
+const clientEntry = path.join(TEMPLATES_DIR, 'client', 'live-reload.ts');
 
 /** Bundles templates/client/live-reload.ts on its own, in memory: `docsgen build` never sees it. */
 export async function bundleLiveReloadClient(): Promise<string> {

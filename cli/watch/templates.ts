@@ -11,16 +11,16 @@
  * very instance the rest of the build uses: one React, one DocsgenError class.
  */
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { DocsgenError } from '../errors.ts';
 import { esbuildError } from '../esbuild-error.ts';
+import { PACKAGE_ROOT, runtimeModuleUrl } from '../paths.ts';
 import type { render as renderStage } from '../stages/render.ts';
 
 export type RenderStage = typeof renderStage;
 
-const renderEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../stages/render.ts');
+const renderEntry = path.join(PACKAGE_ROOT, 'cli', 'stages', 'render.ts');
 
 /** The modules outside the templates, by URL, as the bundle asks for them. */
 const EXTERNAL = 'docsgen-external';
@@ -56,7 +56,7 @@ export function createTemplateLoader(templatesDir: string, entry = renderEntry):
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (!path.isAbsolute(resolved.path)) return { errors: [{ text: `Cannot load '${args.path}' in a template.` }] };
         if (inside(templatesDir, resolved.path) || resolved.path === entry) return { path: resolved.path };
-        return { path: pathToFileURL(resolved.path).href, namespace: EXTERNAL };
+        return { path: runtimeModuleUrl(resolved.path), namespace: EXTERNAL };
       });
       // An outside module becomes its exports, read from the instance Node already loaded.
       build.onLoad({ filter: /.*/, namespace: EXTERNAL }, async (args) => {
