@@ -14,9 +14,8 @@ import { markdownPath } from '../../templates/shared/index.ts';
 import { siteRootUrl } from '../base-url.ts';
 import { apiTwin, type RequestSample } from './api-twin.ts';
 import { llmsFullTxt, llmsTxt, type LlmsSection } from './llms-txt.ts';
-import { mdxToMdast } from './mdx-to-mdast.ts';
 import { blogTwins } from './blog-twins.ts';
-import { bulletList, link, markdownStyle, twinDocument, type MarkdownTwin } from './write-markdown.ts';
+import { bulletList, link, markdownStyle, twinDocument, twinDocumentWithBody, type MarkdownTwin } from './write-markdown.ts';
 
 export interface TwinsInput {
   collected: Collected;
@@ -43,8 +42,8 @@ export function hasMarkdownTwin(kind: PageKind): boolean {
 
 
 /**
- * Twins already written, by what they were made from (a compiled document's tree, which
- * the compile cache keeps while its source is unchanged, or a loaded API document), so a
+ * Twins already written, by what they were made from (a compiled document, which the
+ * compile cache keeps while its source is unchanged, or a loaded API document), so a
  * rebuild in watch mode writes again only the twins of what changed. Lives in the build
  * session; the text is a function of the owner and the key alone, so reuse changes no byte.
  */
@@ -65,13 +64,12 @@ function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make:
 
 export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
   const siteUrl = siteRootUrl(config);
-  const body = (tree: Parameters<typeof mdxToMdast>[0], route: string) => mdxToMdast(tree, { siteUrl, route }).children;
   const style = markdownStyle();
 
   const docs = new Map<string, MarkdownTwin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
-    const text = memo(cache, compiled.markdown, [siteUrl, doc.route, title, description], () => twinDocument(title, description, body(compiled.markdown.tree(), doc.route), style));
+    const text = memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
@@ -82,13 +80,13 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
       children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
     };
     const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
-    return { route: post.route, title, description, text: memo(cache, full.markdown, key, () => twinDocument(title, description, [byline, ...body(full.markdown.tree(), post.route)], style)) };
+    return { route: post.route, title, description, text: memo(cache, full, key, () => twinDocumentWithBody(title, description, [byline], full.twinBody, style)) };
   });
 
   const pages: MarkdownTwin[] = input.compiled.pages.map((entry) => {
     const { title, description } = entry.meta;
     const route = entry.page.route;
-    if ('compiled' in entry) return { route, title, description, text: twinDocument(title, description, body(entry.compiled.markdown.tree(), route), style) };
+    if ('compiled' in entry) return { route, title, description, text: twinDocumentWithBody(title, description, [], entry.compiled.twinBody, style) };
     // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
     const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
     const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);

@@ -38,6 +38,16 @@ export function writeMarkdown(tree: Root, style: Options = markdownStyle()): str
   return toMarkdown(tree, style);
 }
 
+/**
+ * A twin whose body is already text (a compiled document keeps its own, cli/stages/compile.ts):
+ * the same text twinDocument() writes with that body, since a root's blocks are written one
+ * by one and joined by a blank line. `lead` goes between the description and the body.
+ */
+export function twinDocumentWithBody(title: string, description: string, lead: readonly RootContent[], body: string, style?: Options): string {
+  const head = twinDocument(title, description, lead, style);
+  return body ? `${head}\n${body}` : head;
+}
+
 /** A twin: `# title`, the description as a quote, then the body. */
 export function twinDocument(title: string, description: string, body: readonly RootContent[], style?: Options): string {
   const lead: RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: title }] }];

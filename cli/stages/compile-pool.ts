@@ -19,6 +19,7 @@ export interface CompileWorkerData {
   /** file -> route of every source, for the links between documents. */
   routes: [string, string][];
   routesKey?: string;
+  siteUrl: string;
 }
 
 export interface CompileTask {
@@ -44,10 +45,11 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string }): CompilePool {
+export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string; siteUrl: string }): CompilePool {
   const data: CompileWorkerData = {
     routes: [...options.routes],
     routesKey: options.routesKey,
+    siteUrl: options.siteUrl,
   };
   const queue: Pending[] = [];
   const idle: Worker[] = [];

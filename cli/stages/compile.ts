@@ -15,6 +15,7 @@ import { SourceMapGenerator } from 'source-map';
 import * as esbuild from 'esbuild';
 import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { Root as MdastRoot } from 'mdast';
+import type { Options as MarkdownOptions } from 'mdast-util-to-markdown';
 import type { MDXContent } from 'mdx/types.js';
 import * as runtime from 'react/jsx-runtime';
 import remarkDirective from 'remark-directive';
@@ -23,6 +24,7 @@ import remarkGfm from 'remark-gfm';
 import pMap from 'p-map';
 import { createHighlighter, type HighlighterGeneric, type BundledLanguage, type BundledTheme } from 'shiki';
 import type { ComponentType } from 'react';
+import { siteRootUrl } from '../base-url.ts';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
@@ -37,6 +39,8 @@ import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } fro
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import remarkThemeImports from '../mdx/remark-theme-imports.ts';
 import remarkTwinTree from '../mdx/remark-twin-tree.ts';
+import { mdxToMdast } from '../markdown/mdx-to-mdast.ts';
+import { markdownStyle, writeMarkdown } from '../markdown/write-markdown.ts';
 import type { TocItem } from '../../templates/shared/index.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import { esbuildError } from '../esbuild-error.ts';
@@ -51,11 +55,12 @@ export interface CompiledMdx {
   toc: TocItem[];
   links: SourceLink[];
   /**
-   * The document's Markdown tree, for its Markdown twin (cli/markdown/). Kept as JSON and
-   * parsed when the twin is made: as objects, with a position on every node, the trees
-   * were nine tenths of what a compiled document holds (about 220 MB at 10,000 docs).
+   * The body of the document's Markdown twin (cli/markdown/), as text: made where the
+   * document compiles (a worker thread, on a large site) and cached with it, so a build
+   * from the cache does not make it again. As a tree, with a position on every node, it
+   * was nine tenths of what a compiled document holds (about 220 MB at 10,000 docs).
    */
-  markdown: { tree(): MdastRoot };
+  twinBody: string;
 }
 
 export interface CompiledPost {
@@ -113,11 +118,13 @@ export interface CompileCache {
   /** Keys asked for by the build under way; the others are dropped from `mdx` when it ends. */
   used: Set<string>;
   /** What the last build knew of routes, for precompile(). */
-  last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string };
+  last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string };
   /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
   tsx: Map<string, { inputs: [file: string, signature: string][]; loaded: CompiledTsxPage }>;
   /** Worker threads a compile stage with at least `poolFrom` sources may use; 0 compiles on the main thread only. */
   workers: number;
+  /** The twins' Markdown settings, made once: they keep the escaping patterns they compile. */
+  twinStyle: MarkdownOptions;
   poolFrom: number;
 }
 
@@ -132,6 +139,7 @@ export function createCompileCache(options: { diskDir?: string; workers?: number
   return {
     workers: options.workers ?? availableParallelism(),
     poolFrom: options.poolFrom ?? POOL_MIN_SOURCES,
+    twinStyle: markdownStyle(),
     mdx: new Map(),
     code: new Map(),
     styleToClass: transformerStyleToClass({ classPrefix: 'sh-' }),
@@ -153,8 +161,7 @@ export interface DiskEntry {
   code: string;
   toc: TocItem[];
   links: SourceLink[];
-  /** The Markdown tree as JSON: a string crosses from a worker thread and back from disk without being rebuilt as objects. */
-  markdownJson: string;
+  twinBody: string;
   /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
   classes: [string, string | Record<string, string>][];
   /** Compiled code -> MDX positions, so an error thrown while the page renders names its line. */
@@ -163,13 +170,13 @@ export interface DiskEntry {
 
 /**
  * Cache entries are only valid for the exact compiler that made them: the salt covers
- * docsgen's MDX pipeline sources and the versions of MDX and Shiki.
+ * docsgen's MDX pipeline and Markdown twin sources and the versions of MDX and Shiki.
  */
 const CACHE_SALT: string = (() => {
   const hash = createHash('sha1');
   // The sources, not the modules running them: the command and the tests share one cache.
-  const mdx = path.join(PACKAGE_ROOT, 'cli', 'mdx');
-  const files = [path.join(PACKAGE_ROOT, 'cli', 'stages', 'compile.ts'), ...readdirSync(mdx).map((f) => path.join(mdx, f))];
+  const dirs = [path.join(PACKAGE_ROOT, 'cli', 'mdx'), path.join(PACKAGE_ROOT, 'cli', 'markdown')];
+  const files = [path.join(PACKAGE_ROOT, 'cli', 'stages', 'compile.ts'), ...dirs.flatMap((dir) => readdirSync(dir).map((f) => path.join(dir, f)))];
   for (const file of files.sort()) hash.update(readFileSync(file));
   for (const pkg of ['@mdx-js/mdx', 'shiki']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
   return hash.digest('hex');
@@ -200,7 +207,8 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   const routesKey = createHash('sha1')
     .update([...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
     .digest('hex');
-  cache.last = { routesKey, routeOfFile, root: config.root };
+  const siteUrl = siteRootUrl(config);
+  cache.last = { routesKey, routeOfFile, root: config.root, siteUrl };
   cache.used = new Set();
   const errors: DocsgenError[] = [];
   const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
@@ -216,8 +224,8 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
 
   const total = collected.docs.length + collected.posts.length + collected.pages.length;
   const pool =
-    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey }) : undefined;
-  const context: CompileContext = { routeOfFile, routesKey, cache, pool };
+    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey, siteUrl }) : undefined;
+  const context: CompileContext = { routeOfFile, routesKey, siteUrl, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
   // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
   const lanes = pool ? cache.workers * 2 : 1;
@@ -296,6 +304,8 @@ export interface CompileContext {
   routeOfFile: (file: string) => string | undefined;
   /** Changes whenever any route changes, since links to .mdx files compile to routes. */
   routesKey?: string;
+  /** The site's URL with its base URL: the twin's links are absolute. */
+  siteUrl: string;
   cache: CompileCache;
   forExcerpt?: boolean;
   /** Worker threads to compile in; the main thread when absent. */
@@ -308,10 +318,13 @@ export function getHighlighter(cache: CompileCache) {
   return cache.highlighter;
 }
 
-function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'forExcerpt'>): string {
+function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'siteUrl' | 'forExcerpt'>): string {
   return createHash('sha1')
     .update(CACHE_SALT)
     .update(context.routesKey ?? '')
+    .update('\0')
+    .update(context.siteUrl)
+    .update('\0')
     .update(input.file)
     .update('\0')
     .update(input.source)
@@ -349,7 +362,7 @@ export function precompile(cache: CompileCache, file: string, source: string): v
   const last = cache.last;
   if (!last || last.routeOfFile(file) === undefined) return;
   const relFile = path.relative(last.root, file).split(path.sep).join('/');
-  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, routesKey: last.routesKey, cache }).catch(() => undefined);
+  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, routesKey: last.routesKey, siteUrl: last.siteUrl, cache }).catch(() => undefined);
 }
 
 async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {
@@ -368,12 +381,11 @@ async function compileUncached(input: { file: string; relFile: string; source: s
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
     context.cache.writes.add(writing);
   }
-  const { markdownJson } = entry;
   return {
     Content: await evaluate(entry.code, input, entry.map),
     toc: entry.toc,
     links: entry.links,
-    markdown: { tree: () => JSON.parse(markdownJson) as MdastRoot },
+    twinBody: entry.twinBody,
   };
 }
 
@@ -436,7 +448,9 @@ export async function compileCode(input: { file: string; relFile: string; source
     const style = registry.get(name);
     return style === undefined ? [] : [[name, style]];
   });
-  return { code, toc, links, markdownJson: JSON.stringify(markdown), classes, map };
+  // A document outside the routes (none in a build) has its twin's page anchors relative.
+  const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: context.routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
+  return { code, toc, links, twinBody, classes, map };
 }
 
 async function evaluate(code: string, input: { file: string; relFile: string; source: string }, map: EncodedSourceMap | undefined): Promise<MDXContent> {

@@ -129,7 +129,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       const sample = sources.sort((a, b) => a.length - b.length)[Math.floor(sources.length / 2)] ?? '## Warm-up\n\nText.\n\n```text\nwarm-up\n```\n';
       for (let run = 0; run < WARM_UP_RUNS && !interrupted() && !closed; run++) {
         const source = `${sample}\n\nWarm-up ${run}.\n`;
-        await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => '/', cache: scratch }).catch(() => undefined);
+        await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => '/', siteUrl: '', cache: scratch }).catch(() => undefined);
       }
       session.compile.highlighter ??= scratch.highlighter;
     },

@@ -5,20 +5,25 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import type { Paragraph, RootContent } from 'mdast';
 import { apiTwin } from '../../../cli/markdown/api-twin.ts';
-import { mdxToMdast } from '../../../cli/markdown/mdx-to-mdast.ts';
-import { twinDocument } from '../../../cli/markdown/write-markdown.ts';
+import { twinDocument, twinDocumentWithBody, writeMarkdown } from '../../../cli/markdown/write-markdown.ts';
 import { compileCode, createCompileCache } from '../../../cli/stages/compile.ts';
 import { loadApiDocuments } from '../../../cli/stages/openapi.ts';
 import { ADMONITION_TITLES } from '../../../templates/shared/index.ts';
 import { repoRoot } from '../../helpers/site.ts';
 
+const ROUTES = new Map([
+  ['page.mdx', '/docs/x/page'],
+  ['other.mdx', '/docs/x/other'],
+]);
+
 async function twinOf(source: string): Promise<string> {
   const entry = await compileCode(
     { file: path.join(repoRoot, 'content/docs/x/page.mdx'), relFile: 'content/docs/x/page.mdx', source },
-    { routeOfFile: (file) => (file.endsWith('other.mdx') ? '/docs/x/other' : undefined), cache: createCompileCache() },
+    { routeOfFile: (file) => ROUTES.get(path.basename(file)), siteUrl: 'https://docs.example/', cache: createCompileCache() },
   );
-  return twinDocument('Title', 'One line.', mdxToMdast(JSON.parse(entry.markdownJson) as Parameters<typeof mdxToMdast>[0], { siteUrl: 'https://docs.example/', route: '/docs/x/page' }).children);
+  return twinDocumentWithBody('Title', 'One line.', [], entry.twinBody);
 }
 
 describe('MDX document -> Markdown twin', () => {
@@ -70,6 +75,29 @@ describe('MDX document -> Markdown twin', () => {
     const text = await twinOf('<details>\n<summary>Pergunta?</summary>\n\nResposta.\n\n</details>\n\nLinha<br />quebrada e <kbd>Ctrl</kbd>.\n');
     assert.ok(text.includes('**Pergunta?**\n\nResposta.'), text);
     assert.doesNotMatch(text, /<\/?(details|summary|kbd|br)/);
+  });
+});
+
+describe('a twin whose body was written when its document compiled', () => {
+  it('is the text of the twin written whole, whatever block the body starts or ends with', () => {
+    const paragraph = (value: string): Paragraph => ({ type: 'paragraph', children: [{ type: 'text', value }] });
+    const list = (ordered: boolean): RootContent => ({ type: 'list', ordered, spread: false, children: [{ type: 'listItem', spread: false, children: [paragraph('item')] }] });
+    const bodies: RootContent[][] = [
+      [],
+      [paragraph('Texto.')],
+      [list(false), list(false)],
+      [{ type: 'blockquote', children: [paragraph('Citação.')] }, { type: 'code', lang: 'ts', value: 'const a = 1;' }],
+      [list(true), { type: 'code', value: 'indented?' }],
+      [{ type: 'heading', depth: 2, children: [{ type: 'text', value: 'Seção' }] }, { type: 'thematicBreak' }],
+    ];
+    const byline = paragraph('2025-01-01 · Autora');
+    for (const body of bodies) {
+      for (const lead of [[], [byline]]) {
+        const whole = twinDocument('Título', 'Uma linha.', [...lead, ...body]);
+        assert.equal(twinDocumentWithBody('Título', 'Uma linha.', lead, writeMarkdown({ type: 'root', children: body })), whole, JSON.stringify(body));
+      }
+      assert.equal(twinDocumentWithBody('Título', '', [], writeMarkdown({ type: 'root', children: body })), twinDocument('Título', '', body));
+    }
   });
 });
 

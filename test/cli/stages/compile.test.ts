@@ -14,7 +14,7 @@ async function compileToHtml(body: string, options: { file?: string; routes?: Re
   const file = options.file ?? '/site/content/docs/a/b.mdx';
   const compiled = await compileMdx(
     { file, relFile: 'content/docs/a/b.mdx', source },
-    { routeOfFile: (f) => options.routes?.[f], cache },
+    { routeOfFile: (f) => options.routes?.[f], siteUrl: 'https://docs.example', cache },
   );
   return { ...compiled, html: renderToStaticMarkup(createElement(compiled.Content, { components: mdxComponents })) };
 }
@@ -124,13 +124,13 @@ describe('compile', () => {
     const routeOfFile = (f: string) => (f === file ? '/docs/salvo' : undefined);
     precompile(own, file, source);
     assert.equal(own.inflight.size, 0, 'before any build there are no routes to compile with');
-    own.last = { routesKey: 'routes', routeOfFile, root: '/site' };
+    own.last = { routesKey: 'routes', routeOfFile, root: '/site', siteUrl: 'https://docs.example' };
     precompile(own, '/site/content/docs/novo.mdx', source);
     assert.equal(own.inflight.size, 0, 'a file the last build did not know waits for the build');
     precompile(own, file, source);
     const started = [...own.inflight.values()];
     assert.equal(started.length, 1);
-    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, routesKey: 'routes', cache: own });
+    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, routesKey: 'routes', siteUrl: 'https://docs.example', cache: own });
     assert.equal(compiled, await started[0], 'the build got the compilation already under way');
     assert.equal(own.inflight.size, 0);
     assert.equal(own.mdx.get([...own.mdx.keys()][0]!), compiled);
