@@ -3,8 +3,7 @@
  * schema that validates it, and `loadConfig()`, which resolves it once (defaults
  * filled, paths absolute, frozen) so every stage receives the same value.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -248,12 +247,13 @@ export async function loadConfig(root: string, options: LoadConfigOptions = {}):
  * Compiles the config with esbuild and imports the result: the command runs no TypeScript
  * loader (cli/runtime.mjs). The config's own modules are bundled in; docsgen's modules are
  * imported as the instances the build runs (one `defineConfig`, one `DocsgenError`); a
- * package resolves from the config's folder, as Node would resolve it there. The module is
- * named by a hash of its code: an edited config is a new module for watch mode, an
- * unchanged one the module already loaded.
+ * package resolves from the config's folder, as Node would resolve it there. Every import
+ * left is an absolute URL, so the code is imported from a data: URL and nothing is
+ * written: an edited config is a new module for watch mode, an unchanged one the module
+ * already loaded. `import.meta.url` (and `dirname`, `filename`) are the config file's own,
+ * in the modules bundled with it too.
  */
 async function importConfigModule(configFile: string, relFile: string): Promise<unknown> {
-  const root = path.dirname(configFile);
   const own = [path.join(PACKAGE_ROOT, 'cli') + path.sep, path.join(PACKAGE_ROOT, 'templates') + path.sep];
   const plugin: esbuild.Plugin = {
     name: 'docsgen-config-imports',
@@ -273,12 +273,17 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
   try {
     const result = await esbuild.build({
       entryPoints: [configFile],
-      absWorkingDir: root,
+      absWorkingDir: path.dirname(configFile),
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
       tsconfig: TSCONFIG,
+      define: {
+        'import.meta.url': JSON.stringify(pathToFileURL(configFile).href),
+        'import.meta.dirname': JSON.stringify(path.dirname(configFile)),
+        'import.meta.filename': JSON.stringify(configFile),
+      },
       write: false,
       logLevel: 'silent',
       plugins: [plugin],
@@ -288,11 +293,7 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
     throw esbuildError(error, { what: `${relFile} could not be compiled`, hint: 'Fix the TypeScript error at this position.' });
   }
   try {
-    const dir = path.join(PACKAGE_ROOT, 'node_modules', '.cache', 'docsgen', 'config');
-    const file = path.join(dir, `${createHash('sha256').update(configFile).update('\0').update(code).digest('hex').slice(0, 20)}.mjs`);
-    mkdirSync(dir, { recursive: true });
-    if (!existsSync(file)) writeFileSync(file, code);
-    const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default?: unknown };
     if (mod.default === undefined) {
       throw new DocsgenError(`${relFile} has no default export.`, {
         file: relFile,
