@@ -16,7 +16,7 @@ import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
-import { compile, createCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
+import { compile, createCompileCache, disposeCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
@@ -104,7 +104,9 @@ export function defaultCacheDir(config: SiteConfig): string {
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
   await flushCompileCache(session.compile);
-  session.compile = createCompileCache({ diskDir: session.compile.diskDir, workers: session.compile.workers, poolFrom: session.compile.poolFrom });
+  const compiled = session.compile;
+  session.compile = createCompileCache({ diskDir: compiled.diskDir, workers: compiled.workers, poolFrom: compiled.poolFrom });
+  await disposeCompileCache(compiled);
   session.frontMatter = createFrontMatterCache();
   session.renderCache = createRenderCache();
   session.links = createLinkCheckCache();

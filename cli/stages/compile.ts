@@ -151,6 +151,13 @@ export function createCompileCache(options: { diskDir?: string; workers?: number
   };
 }
 
+/** Lets go of what the cache holds outside the JavaScript heap: Shiki's highlighter and its grammars. */
+export async function disposeCompileCache(cache: CompileCache): Promise<void> {
+  const highlighter = await cache.highlighter?.catch(() => undefined);
+  cache.highlighter = undefined;
+  highlighter?.dispose();
+}
+
 /** Waits for the compiled documents still being written to the disk cache. */
 export async function flushCompileCache(cache: CompileCache): Promise<void> {
   while (cache.writes.size > 0) await Promise.all(cache.writes);
