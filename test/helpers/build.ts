@@ -10,6 +10,7 @@ import { loadConfig, type SiteConfig } from '../../cli/config.ts';
 import { formatAnyError, isDocsgenError } from '../../cli/errors.ts';
 import { createLogger } from '../../cli/log.ts';
 import { createBundleCache, type BundleCache } from '../../cli/stages/bundle.ts';
+import { disposeCompileCache } from '../../cli/stages/compile.ts';
 import { usedIslands } from '../../cli/stages/render.ts';
 
 /**
@@ -40,7 +41,13 @@ const quiet = () => createLogger({ level: 'quiet', write: () => {}, writeError: 
 export async function buildFixture(root: string | SiteConfig, options: Omit<BuildOptions, 'session'> = {}): Promise<BuildResult> {
   const config = typeof root === 'string' ? await loadConfig(root) : root;
   const cache = options.cache ?? false;
-  return build(config, { logger: quiet(), ...options, cache, session: sessionSharingBundle(config, { cache }) });
+  const session = sessionSharingBundle(config, { cache });
+  try {
+    return await build(config, { logger: quiet(), ...options, cache, session });
+  } finally {
+    // The session is this build's alone (only its bundle is shared): its highlighter goes with it.
+    await disposeCompileCache(session.compile);
+  }
 }
 
 export interface FailedBuild {
