@@ -22,8 +22,12 @@ const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const NODE_SOURCES = ['cli', 'templates'];
 const BROWSER_ONLY = path.join('templates', 'client');
 const TYPESCRIPT = /\.tsx?$/;
-/** Older copies are removed once this old: a command started before the change may still be starting workers from one. */
-const STALE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Older copies are removed once this old: a command started before the change may still
+ * start workers from one (`serve --watch` starts compile workers as it goes; one that
+ * cannot start leaves its documents to the main thread).
+ */
+const STALE_MS = 60 * 60 * 1000;
 
 /** docsgen's TypeScript files that run in Node, relative to `root`, sorted. */
 function nodeSources(root) {
