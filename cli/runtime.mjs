@@ -12,7 +12,7 @@
 // new folder, and a folder is complete or absent (written aside, then renamed), so
 // commands started together never read half of one.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -64,7 +64,7 @@ export async function prepareRuntime(root = PACKAGE_ROOT, entry = 'cli/index.ts'
   const base = path.join(root, 'node_modules', '.cache', 'docsgen', 'runtime');
   const dir = path.join(base, hash.digest('hex').slice(0, 16));
   const url = pathToFileURL(path.join(dir, entry.replace(TYPESCRIPT, '.mjs'))).href;
-  if (exists(dir)) return { dir, url };
+  if (existsSync(dir)) return { dir, url };
 
   const aside = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   await esbuild.build({
@@ -93,18 +93,10 @@ export async function prepareRuntime(root = PACKAGE_ROOT, entry = 'cli/index.ts'
   } catch (error) {
     // Another command made the same copy first: use that one.
     rmSync(aside, { recursive: true, force: true });
-    if (!exists(dir)) throw error;
+    if (!existsSync(dir)) throw error;
   }
   removeStaleCopies(base, dir);
   return { dir, url };
-}
-
-function exists(dir) {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function removeStaleCopies(base, keep) {

@@ -168,6 +168,7 @@ export interface DiskEntry {
   code: string;
   toc: TocItem[];
   links: SourceLink[];
+  /** See CompiledMdx. */
   twinBody: string;
   /** Highlight classes the code uses, with their declarations, to restore the shared stylesheet. */
   classes: [string, string | Record<string, string>][];
