@@ -28,10 +28,13 @@ import {
   MAX_PASSAGES,
   SEARCH_FORMAT_VERSION,
   SEARCH_META_PATH,
+  LATER_FILE_CHARS,
+  PAGE_FILE_CHARS,
   encodePostings,
-  passageFile,
+  laterFileName,
+  pageFileName,
   type LaterPassageFile,
-  type LeadPassageFile,
+  type PagePassageFile,
   type Posting,
   type SearchKind,
   type SearchMeta,
@@ -668,36 +671,50 @@ export function isSearchIndexFile(rel: string): boolean {
 const SEARCH_FOLDER = 'assets/search';
 
 /**
- * The passages in files of a few (see passageFile() in search-format.ts): a query's
- * results mostly show first passages, of neighbouring sections of a page, so those share
- * files; a file of a page's passages was measured over the first-results budget.
+ * The passages in files, about one a page (see PagePassageFile in search-format.ts):
+ * `counts` is how many records each page has, in record order.
  */
-export function passageFiles(passages: PassagesByRecord): Map<string, LeadPassageFile | LaterPassageFile> {
-  return new Map(passageFileEntries(passages));
+export function passageFiles(passages: PassagesByRecord, counts: readonly number[]): Map<string, PagePassageFile | LaterPassageFile> {
+  return new Map(passageFileEntries(passages, counts));
 }
 
 /**
- * passageFiles() one file at a time, each once it is complete, in the order the Map would
- * hold them (a file comes when its first passage does): the files of a large site are
- * made and encoded one by one instead of all held as objects.
+ * passageFiles() one page at a time: the files of a large site are made and encoded one
+ * by one instead of all held as objects.
  */
-function* passageFileEntries(passages: PassagesByRecord): Generator<[string, LeadPassageFile | LaterPassageFile]> {
-  const open = new Map<string, LeadPassageFile | LaterPassageFile>();
-  for (let record = 0; record < passages.length; record++) {
-    passages.at(record)!.forEach((passage, index) => {
-      const { name } = passageFile(record, index);
-      let file = open.get(name);
-      if (!file) open.set(name, (file = index === 0 ? [] : [passage.h, passage.a, []]));
-      if (index === 0) (file as LeadPassageFile).push([passage.h, passage.a, passage.t]);
-      else (file as LaterPassageFile)[2].push(passage.t);
-    });
-    // A file of first passages gets no more once the last record of its group is read, a
-    // file of further passages once its record is.
-    const last = record === passages.length - 1;
-    const closing = last || passageFile(record + 1, 0).name !== passageFile(record, 0).name;
-    if (!closing) continue;
-    yield* open;
-    open.clear();
+function* passageFileEntries(passages: PassagesByRecord, counts: readonly number[]): Generator<[string, PagePassageFile | LaterPassageFile]> {
+  let record = 0;
+  for (const [page, count] of counts.entries()) {
+    const pageFile: PagePassageFile = [];
+    const later: LaterPassageFile[] = [];
+    let laterChars = 0;
+    let used = 0;
+    const length = (texts: readonly string[]) => texts.reduce((sum, t) => sum + t.length, 0);
+    for (let index = 0; index < count; index++, record++) {
+      const list = passages.at(record) ?? [];
+      const texts = list.map((p) => p.t);
+      // Whole records while they fit, then first passages while they fit: a hit shows a
+      // record's first passage most often.
+      let kept = texts.length;
+      if (used + length(texts) > PAGE_FILE_CHARS) kept = used + (texts[0]?.length ?? 0) <= PAGE_FILE_CHARS ? 1 : 0;
+      const head = texts.slice(0, kept);
+      used += length(head);
+      const entry: PagePassageFile[number] = [list[0]?.h ?? '', list[0]?.a ?? '', head];
+      const rest = texts.slice(kept);
+      if (rest.length > 0) {
+        const chars = length(rest);
+        if (later.length === 0 || (laterChars > 0 && laterChars + chars > LATER_FILE_CHARS)) {
+          later.push([]);
+          laterChars = 0;
+        }
+        const file = later.length - 1;
+        entry.push([file, later[file]!.push(rest) - 1]);
+        laterChars += chars;
+      }
+      pageFile.push(entry);
+    }
+    yield [pageFileName(page), pageFile];
+    for (const [file, body] of later.entries()) yield [laterFileName(page, file), body];
   }
 }
 
@@ -728,7 +745,7 @@ export function indexFileStream(data: SearchIndexData, baseUrl = '/'): Iterable<
   const encoder = new TextEncoder();
   function* bodies(): Generator<[name: string, contents: Uint8Array]> {
     for (const [bucket, shard] of data.shards.entries()) yield [`t/${bucket}.json`, encoder.encode(JSON.stringify(shard))];
-    for (const [name, body] of passageFileEntries(data.passages)) yield [`f/${name}.json`, encoder.encode(JSON.stringify(body))];
+    for (const [name, body] of passageFileEntries(data.passages, data.meta.counts)) yield [`f/${name}.json`, encoder.encode(JSON.stringify(body))];
   }
   const hash = createHash('sha256');
   for (const [name, contents] of bodies()) hash.update(name).update('\0').update(contents).update('\0');

@@ -7,20 +7,19 @@
  *   operation), the number of shard files, and the folder holding the rest.
  * - `<base>t/<bucket>.json`: the shards. A word's shard is chosen by its first three
  *   letters (hashed into `buckets` files), so a query word costs one small file.
- * - `<base>f/...`: the text of records in passages of a few hundred characters, for
- *   excerpts, a few passages per file (passageFile()): the first passage of every
- *   LEAD_RECORDS records in one file (`f/<group>.json`, where most hits point), the
- *   further passages of a record LATER_PASSAGES to a file (`f/<record>-<group>.json`).
- *   Only the files holding the passages of the results on screen are fetched. Files of
- *   a few passages, not of a page: the first results must stay within 60 KB gzip, and a
- *   file of a page's (or an API operation's) passages cost more than the passages of
- *   all the results shown.
+ * - `<base>f/<page>.json`: the text of a page's records in passages of a few hundred
+ *   characters, for excerpts. One file a page: its records' headings and anchors, and as
+ *   many of their passages as PAGE_FILE_CHARS holds, whole records first; a long page's
+ *   other passages are in `f/<page>-<n>.json`, LATER_FILE_CHARS to a file (see
+ *   PagePassageFile). Only the files of the results on screen are fetched. A page's file
+ *   costs a few kilobytes gzip; the first results, within 60 KB gzip, have room for them
+ *   since the search island runs on a small React runtime.
  * `<base>` is `/assets/search/<content hash>/`: those files are cached forever, and a
  * rebuild that changes the index changes the folder.
  */
 
 export const SEARCH_META_PATH = 'search/index.json';
-export const SEARCH_FORMAT_VERSION = 3;
+export const SEARCH_FORMAT_VERSION = 4;
 
 export type SearchKind = 'doc' | 'blog' | 'api' | 'page';
 
@@ -63,27 +62,43 @@ export const BM25 = { k1: 1.2, b: 0.75 } as const;
 export const MAX_PASSAGES = 36;
 
 /**
- * Records whose first passages share a file. Two keep the file under 1 KB, so it needs
- * no compressed copies (four made files of 1.3 KB that precompression then had to
- * compress, costing more than the files saved), within the first-results budget.
+ * Characters of passage text a page's file holds. Most pages fit whole (a typical doc
+ * has 5 to 9 KB of text), so a site writes about one passage file a page; the cap keeps
+ * the file of a long page at a few kilobytes gzip, so results from several pages stay
+ * within the first-results budget.
  */
-export const LEAD_RECORDS = 2;
+export const PAGE_FILE_CHARS = 9000;
+/** Characters of a long page's further passages per file. */
+export const LATER_FILE_CHARS = 9000;
+
 /**
- * Further passages of a record per file. Hits on them are rarer, but two to a file was
- * measured 260 bytes over the first-results budget on "POST /v1/payments" (the search
- * island's React chunk is 45 KB of the 60), so they stay one to a file.
+ * A page's passage file: per record of the page, in order, its heading, anchor, the first
+ * of its passages (all, some or none), and where the others are: file `n` of the page
+ * (`f/<page>-<n>.json`) and the record's place in it.
  */
-export const LATER_PASSAGES = 1;
+export type PagePassageFile = [heading: string, anchor: string, texts: string[], rest?: [file: number, index: number]][];
+/** A file of further passages of a page: per record it holds, the passages after those in the page's file. */
+export type LaterPassageFile = string[][];
 
-/** A file of first passages: [heading, anchor, text] of records LEAD_RECORDS × group onwards. */
-export type LeadPassageFile = [heading: string, anchor: string, text: string][];
-/** A file of further passages of one record: its heading, anchor, and the texts. */
-export type LaterPassageFile = [heading: string, anchor: string, texts: string[]];
+/** Names (under `<base>f/`) of a page's passage file and of its further ones. */
+export function pageFileName(page: number): string {
+  return `${page}`;
+}
+export function laterFileName(page: number, file: number): string {
+  return `${page}-${file}`;
+}
 
-/** Name of the file (under `<base>f/`) holding passage `passage` of record `record`, and where in it. */
-export function passageFile(record: number, passage: number): { name: string; index: number } {
-  if (passage === 0) return { name: `${Math.floor(record / LEAD_RECORDS)}`, index: record % LEAD_RECORDS };
-  return { name: `${record}-${Math.floor((passage - 1) / LATER_PASSAGES)}`, index: (passage - 1) % LATER_PASSAGES };
+/**
+ * Passage `passage` of a page file's record `index`: its text if the page's file holds
+ * it, else which further file to read and the text's place there.
+ */
+export function locatePassage(file: PagePassageFile, index: number, passage: number): { h: string; a: string; t?: string; later?: { file: number; record: number; passage: number } } | undefined {
+  const entry = file[index];
+  if (!entry) return undefined;
+  const [h, a, texts, rest] = entry;
+  if (passage < texts.length) return { h, a, t: texts[passage] };
+  if (!rest) return undefined;
+  return { h, a, later: { file: rest[0], record: rest[1], passage: passage - texts.length } };
 }
 
 export interface Posting {

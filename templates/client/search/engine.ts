@@ -8,10 +8,12 @@ import { fold, shardBucket, shardKey, wordTokens, words } from '../../shared/sea
 import {
   decodePostings,
   IMPACT_SCALE,
-  passageFile,
+  laterFileName,
+  locatePassage,
+  pageFileName,
   SEARCH_META_PATH,
   type LaterPassageFile,
-  type LeadPassageFile,
+  type PagePassageFile,
   type SearchKind,
   type SearchMeta,
   type SearchPassage,
@@ -159,9 +161,12 @@ export class SearchEngine {
   private readonly load: JsonLoader;
   private readonly analyzer: QueryAnalyzer;
   private readonly shards = new Map<number, Promise<SearchShard>>();
-  private readonly passageFiles = new Map<string, Promise<LeadPassageFile | LaterPassageFile>>();
+  private readonly pageFiles = new Map<number, Promise<PagePassageFile>>();
+  private readonly laterFiles = new Map<string, Promise<LaterPassageFile>>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
+  /** Number of each page's first record. */
+  private readonly firstRecord: number[] = [];
 
   /** `analyzer` must be the one the index was built with (see openSearchEngine()). */
   constructor(meta: SearchMeta, load: JsonLoader, analyzer: QueryAnalyzer) {
@@ -169,6 +174,7 @@ export class SearchEngine {
     this.load = load;
     this.analyzer = analyzer;
     meta.counts.forEach((count, page) => {
+      this.firstRecord.push(this.pageOf.length);
       for (let i = 0; i < count; i++) this.pageOf.push(page);
     });
   }
@@ -182,13 +188,22 @@ export class SearchEngine {
     return this.fetchOnce(this.shards, bucket, `${this.meta.base}t/${bucket}.json`);
   }
 
-  /** Heading, anchor and text of one passage of a record; the file holding it is fetched once. */
+  /** Heading, anchor and text of one passage of a record; each file holding it is fetched once. */
   async passage(record: number, passage: number): Promise<SearchPassage> {
-    const { name, index } = passageFile(record, passage);
-    const file = await this.fetchOnce(this.passageFiles, name, `${this.meta.base}f/${name}.json`);
-    const [h, a, t] = passage === 0 ? ((file as LeadPassageFile)[index] ?? []) : [(file as LaterPassageFile)[0], (file as LaterPassageFile)[1], (file as LaterPassageFile)[2]?.[index]];
-    if (h === undefined || a === undefined || t === undefined) throw new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
-    return { h, a, t };
+    const page = this.pageOf[record];
+    const missing = () => new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
+    if (page === undefined) throw missing();
+    const file = await this.fetchOnce(this.pageFiles, page, `${this.meta.base}f/${pageFileName(page)}.json`);
+    const found = locatePassage(file, record - this.firstRecord[page]!, passage);
+    if (!found) throw missing();
+    let text = found.t;
+    if (found.later) {
+      const name = laterFileName(page, found.later.file);
+      const later = await this.fetchOnce(this.laterFiles, name, `${this.meta.base}f/${name}.json`);
+      text = later[found.later.record]?.[found.later.passage];
+    }
+    if (text === undefined) throw missing();
+    return { h: found.h, a: found.a, t: text };
   }
 
   /** One request per file; a failed one is forgotten so the next query tries again. */

@@ -26,7 +26,20 @@ import {
 import { fold, shardBucket, wordTokens, words } from '../../../templates/shared/search-analyze.ts';
 import { loadAnalyzer } from '../../../templates/shared/search-language.ts';
 import { excerpt, highlight, openSearchEngine, parseQuery, SearchEngine, withinOneEdit, type SearchResult } from '../../../templates/client/search/engine.ts';
-import { decodePostings, encodePostings, LATER_PASSAGES, LEAD_RECORDS, passageFile, SEARCH_META_PATH, type SearchMeta, type SearchPassage } from '../../../templates/shared/search-format.ts';
+import {
+  decodePostings,
+  encodePostings,
+  LATER_FILE_CHARS,
+  laterFileName,
+  locatePassage,
+  PAGE_FILE_CHARS,
+  pageFileName,
+  SEARCH_META_PATH,
+  type LaterPassageFile,
+  type PagePassageFile,
+  type SearchMeta,
+  type SearchPassage,
+} from '../../../templates/shared/search-format.ts';
 import { builtSite } from '../../helpers/site.ts';
 
 function operation(partial: Partial<OperationSummary> & Pick<OperationSummary, 'operationId' | 'method' | 'path' | 'summary'>): OperationSummary {
@@ -245,7 +258,7 @@ describe('search index stage', () => {
     assert.deepEqual(decodePostings(encodePostings(postings)), postings);
   });
 
-  it('writes a fixed meta file, every shard bucket, and the passages a few to a file, in a folder named by content', async () => {
+  it('writes a fixed meta file, every shard bucket, and the passages of each page, in a folder named by content', async () => {
     const paths = files.map((f) => f.path);
     assert.equal(paths[0], 'search/index.json');
     const meta = JSON.parse(new TextDecoder().decode(files[0]!.contents)) as SearchMeta;
@@ -253,7 +266,7 @@ describe('search index stage', () => {
     assert.deepEqual(meta.counts, [3, 1, 4]);
     assert.deepEqual(meta.pages[2], ['/api-reference', 'API Reference', 'api']);
     for (let bucket = 0; bucket < meta.buckets; bucket++) assert.ok(paths.includes(`${meta.base.slice(1)}t/${bucket}.json`), `bucket ${bucket}`);
-    assert.ok(paths.includes(`${meta.base.slice(1)}f/0.json`));
+    for (const page of [0, 1, 2]) assert.ok(paths.includes(`${meta.base.slice(1)}f/${page}.json`), `passages of page ${page}`);
     assert.ok(paths.every((p) => p === SEARCH_META_PATH || p.startsWith(meta.base.slice(1))));
 
     const edited = { ...pages[1]!, records: htmlRecords('<main><p>Outro texto.</p></main>', 'Hola') };
@@ -272,21 +285,40 @@ describe('search index stage', () => {
     assert.deepEqual(text(stream), first);
   });
 
-  it('puts first passages of neighbouring records together and the further passages of a long record a few to a file, each found where the browser looks', () => {
-    const records = LEAD_RECORDS + 2;
-    const passages: SearchPassage[][] = Array.from({ length: records }, (_, record) =>
-      Array.from({ length: record === 1 ? LATER_PASSAGES * 3 + 1 : 1 }, (_, i) => ({ h: `H${record}`, a: `a${record}`, t: `text ${record}.${i}` })),
+  it('writes one passage file a page, and a long page\'s further passages in files of their own, each passage found where the browser looks', () => {
+    const text = (chars: number, label: string) => `${label} `.padEnd(chars, 'x');
+    const short = Array.from({ length: 3 }, (_, r) => [{ h: `S${r}`, a: `s${r}`, t: text(300, `short ${r}`) }]);
+    // A page of long sections: more text than a page's file holds, and one record longer than a further file.
+    const long = Array.from({ length: 12 }, (_, r) =>
+      Array.from({ length: r === 5 ? 36 : 6 }, (_, i) => ({ h: `L${r}`, a: `l${r}`, t: text(320, `long ${r}.${i}`) })),
     );
-    const files = passageFiles(passages);
-    assert.equal(files.size, 2 + 3, 'two files of first passages, three of the long record');
-    passages.forEach((list, record) =>
-      list.forEach((passage, index) => {
-        const { name, index: at } = passageFile(record, index);
-        const file = files.get(name)!;
-        const found = index === 0 ? (file[at] as [string, string, string]) : [file[0], file[1], (file[2] as string[])[at]];
-        assert.deepEqual(found, [passage.h, passage.a, passage.t], `record ${record}, passage ${index}`);
-      }),
-    );
+    const byRecord: SearchPassage[][] = [...short, ...long, [{ h: '', a: '', t: 'only' }]];
+    const counts = [short.length, long.length, 1];
+    const files = passageFiles(byRecord, counts);
+
+    assert.deepEqual([...files.keys()].filter((name) => !name.includes('-')), ['0', '1', '2'], 'a file for each page');
+    assert.ok(!files.has('0-0') && !files.has('2-0'), 'a short page has one file');
+    const further = [...files.keys()].filter((name) => name.startsWith('1-'));
+    assert.ok(further.length >= 2, `the long page's further passages fill files of their own (${further.join(', ')})`);
+    const chars = (texts: readonly string[]) => texts.reduce((sum, t) => sum + t.length, 0);
+    assert.ok(chars((files.get('1') as PagePassageFile).flatMap((entry) => entry[2])) <= PAGE_FILE_CHARS, "the long page's file holds at most its share of text");
+    for (const name of further) {
+      const body = files.get(name) as LaterPassageFile;
+      assert.ok(body.length === 1 || chars(body.flat()) <= LATER_FILE_CHARS, `${name} holds one record, or at most its share of text`);
+    }
+
+    let record = 0;
+    counts.forEach((count, page) => {
+      for (let index = 0; index < count; index++, record++) {
+        byRecord[record]!.forEach((passage, at) => {
+          const found = locatePassage(files.get(pageFileName(page)) as PagePassageFile, index, at);
+          assert.ok(found, `record ${record}, passage ${at}`);
+          const t = found.later ? (files.get(laterFileName(page, found.later.file)) as LaterPassageFile)[found.later.record]![found.later.passage] : found.t;
+          assert.deepEqual({ h: found.h, a: found.a, t }, passage, `record ${record}, passage ${at}`);
+        });
+        assert.equal(locatePassage(files.get(pageFileName(page)) as PagePassageFile, index, byRecord[record]!.length)?.t, undefined, 'no passage past the last');
+      }
+    });
   });
 
   it('hashes a word prefix to the same shard on both sides', () => {
