@@ -63,7 +63,7 @@ program
       if (elementsJs) {
         const gzip = (p: string) => gzipSync(readFileSync(path.join(result.outDir, p))).byteLength;
         const css = elementsCss ? ` + CSS ${formatBytes(elementsCss.bytes)} (${formatBytes(gzip(elementsCss.path))} gzip)` : '';
-        logger.info(`API reference island (Stoplight Elements, loaded only on the API pages): JS ${formatBytes(elementsJs.bytes)} (${formatBytes(gzip(elementsJs.path))} gzip)${css}, plus the React chunk it shares with search.`);
+        logger.info(`API reference island (Stoplight Elements on React, loaded only on the API pages): JS ${formatBytes(elementsJs.bytes)} (${formatBytes(gzip(elementsJs.path))} gzip)${css}.`);
       }
       logger.info(`Links: ${result.linksChecked} internal links checked, none broken.`);
       if (options.report) {

@@ -1,8 +1,9 @@
 /**
  * Stage: bundle the browser code of templates/client with esbuild. The router is one
  * small module every page loads; each island is its own entry, loaded only by pages
- * that use it; shared code (React) is split into common chunks. The colour-mode
- * script is built separately to be inlined in <head>.
+ * that use it; shared code (React) is split into common chunks. The islands of
+ * PREACT_ISLANDS are built apart, on preact/compat. The colour-mode script is built
+ * separately to be inlined in <head>.
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -36,6 +37,17 @@ export interface BundleResult {
 const ASSET_DIR = 'assets';
 
 /**
+ * Islands whose React components run on preact/compat (about 8 KB gzip) instead of React
+ * (45.9 KB), in an esbuild build of their own so the two never share a chunk. Search must
+ * fetch at most 60 KB gzip for a query's first results, index included, and React took
+ * most of that. Islands built on libraries that need React itself (Stoplight Elements)
+ * stay out of this list.
+ */
+const PREACT_ISLANDS: ReadonlySet<string> = new Set(['search']);
+
+const require = createRequire(import.meta.url);
+
+/**
  * What a long-lived build session (serve --watch) keeps between bundles: esbuild
  * contexts, so a rebuild re-reads only the files that changed, and the last result,
  * returned as is while none of the inputs outside node_modules changed.
@@ -48,7 +60,8 @@ export interface BundleCache {
    */
   incremental: boolean;
   signature?: string;
-  contexts?: { site: esbuild.BuildContext<SiteBuildOptions>; themeInit: esbuild.BuildContext<ThemeInitOptions> };
+  /** One per client build (the site's, then the preact islands' when the site uses one), and the theme script's. */
+  contexts?: { client: esbuild.BuildContext<ClientBuildOptions>[]; themeInit: esbuild.BuildContext<ThemeInitOptions> };
   result?: BundleResult;
   /** "mtime:size" of each input when `result` was made. */
   inputs?: Map<string, string>;
@@ -65,10 +78,10 @@ export async function disposeBundleCache(cache: BundleCache): Promise<void> {
   cache.result = undefined;
   cache.inputs = undefined;
   cache.signature = undefined;
-  if (contexts) await Promise.all([contexts.site.dispose(), contexts.themeInit.dispose()]);
+  if (contexts) await Promise.all([...contexts.client, contexts.themeInit].map((context) => context.dispose()));
 }
 
-type SiteBuildOptions = esbuild.BuildOptions & { metafile: true; write: false };
+type ClientBuildOptions = esbuild.BuildOptions & { metafile: true; write: false };
 type ThemeInitOptions = esbuild.BuildOptions & { metafile: true; write: false };
 
 export interface BundleOptions {
@@ -88,14 +101,17 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     main: path.join(clientDir, 'main.ts'),
     styles: path.join(config.dirs.templates, 'styles', 'main.css'),
   };
-  for (const file of islandFiles) entryPoints[`island-${file.replace(/\.tsx?$/, '')}`] = path.join(islandsDir, file);
+  const preactEntryPoints: Record<string, string> = {};
+  for (const file of islandFiles) {
+    const name = file.replace(/\.tsx?$/, '');
+    (PREACT_ISLANDS.has(name) ? preactEntryPoints : entryPoints)[`island-${name}`] = path.join(islandsDir, file);
+  }
 
   const cache = options.cache;
-  const signature = JSON.stringify(entryPoints);
+  const signature = JSON.stringify([entryPoints, preactEntryPoints]);
   if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
 
-  const siteOptions: SiteBuildOptions = {
-    entryPoints,
+  const common = {
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -120,8 +136,10 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     // helpers to require() calls (Elements' dom-helpers then crash on a namespace object).
     conditions: ['browser', 'module'],
     loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'dataurl', '.png': 'file' },
-    plugins: [elementsPlugin()],
-  };
+  } satisfies ClientBuildOptions;
+  const clientOptions: ClientBuildOptions[] = [{ ...common, entryPoints, plugins: [elementsPlugin()] }];
+  if (Object.keys(preactEntryPoints).length > 0) clientOptions.push({ ...common, entryPoints: preactEntryPoints, alias: preactAliases() });
+  const allEntryPoints = Object.entries({ ...entryPoints, ...preactEntryPoints });
   const initOptions: ThemeInitOptions = {
     entryPoints: [path.join(clientDir, 'theme-init.ts')],
     bundle: true,
@@ -133,19 +151,21 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     metafile: true,
     logLevel: 'silent',
   };
-  let result: esbuild.BuildResult<SiteBuildOptions>;
+  let results: esbuild.BuildResult<ClientBuildOptions>[];
   let init: esbuild.BuildResult<ThemeInitOptions>;
   let themeInit: string;
   try {
     if (cache?.incremental) {
       if (!cache.contexts || cache.signature !== signature) {
         await disposeBundleCache(cache);
-        cache.contexts = { site: await esbuild.context(siteOptions), themeInit: await esbuild.context(initOptions) };
+        const [client, themeInitContext] = await Promise.all([Promise.all(clientOptions.map((o) => esbuild.context(o))), esbuild.context(initOptions)]);
+        cache.contexts = { client, themeInit: themeInitContext };
         cache.signature = signature;
       }
-      [result, init] = await Promise.all([cache.contexts.site.rebuild(), cache.contexts.themeInit.rebuild()]);
+      const contexts = cache.contexts;
+      [results, init] = await Promise.all([Promise.all(contexts.client.map((context) => context.rebuild())), contexts.themeInit.rebuild()]);
     } else {
-      [result, init] = await Promise.all([esbuild.build(siteOptions), esbuild.build(initOptions)]);
+      [results, init] = await Promise.all([Promise.all(clientOptions.map((o) => esbuild.build(o))), esbuild.build(initOptions)]);
       if (cache) cache.signature = signature;
     }
     themeInit = init.outputFiles[0]?.text.trim() ?? '';
@@ -157,17 +177,26 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   }
 
   const outRoot = path.join(config.root, ASSET_DIR);
-  const urlOf = (abs: string) => `/${ASSET_DIR}/${path.relative(outRoot, abs).split(path.sep).join('/')}`;
-  const files: OutputAsset[] = result.outputFiles.map((f) => ({ path: `${ASSET_DIR}/${path.relative(outRoot, f.path).split(path.sep).join('/')}`, contents: f.contents }));
+  const assetPath = (abs: string) => `${ASSET_DIR}/${path.relative(outRoot, abs).split(path.sep).join('/')}`;
+  const urlOf = (abs: string) => `/${assetPath(abs)}`;
+  const files = new Map<string, OutputAsset>();
+  for (const output of results.flatMap((result) => result.outputFiles)) {
+    const file = { path: assetPath(output.path), contents: output.contents };
+    const before = files.get(file.path);
+    // Same name, same bytes: a chunk both builds made alike. Different bytes would overwrite one of them.
+    if (before && !Buffer.from(before.contents).equals(file.contents)) {
+      throw new DocsgenError(`Two client builds made different files named ${file.path}.`, { hint: 'Give the builds of cli/stages/bundle.ts different entryNames or chunkNames.' });
+    }
+    files.set(file.path, file);
+  }
 
   let script = '';
   const styles: string[] = [];
   const islands: BundleResult['islands'] = {};
-  for (const [outPath, meta] of Object.entries(result.metafile.outputs)) {
+  for (const [outPath, meta] of results.flatMap((result) => Object.entries(result.metafile.outputs))) {
     if (!meta.entryPoint) continue;
-    const abs = path.resolve(process.cwd(), outPath);
-    const url = urlOf(abs);
-    const entryName = Object.entries(entryPoints).find(([, file]) => path.resolve(file) === path.resolve(process.cwd(), meta.entryPoint!))?.[0];
+    const url = urlOf(path.resolve(process.cwd(), outPath));
+    const entryName = allEntryPoints.find(([, file]) => path.resolve(file) === path.resolve(process.cwd(), meta.entryPoint!))?.[0];
     if (!entryName) continue;
     if (entryName === 'main') script = url;
     else if (entryName === 'styles' && outPath.endsWith('.css')) styles.push(url);
@@ -177,12 +206,41 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     }
   }
   if (!script) throw new DocsgenError('Client bundle produced no router module.', { hint: 'templates/client/main.ts must exist.' });
-  const bundled: BundleResult = { files, script, styles, themeInit, islands };
+  const bundled: BundleResult = { files: [...files.values()], script, styles, themeInit, islands };
   if (cache) {
     cache.result = bundled;
-    cache.inputs = await snapshot([...Object.keys(result.metafile.inputs), ...Object.keys(init.metafile.inputs)]);
+    cache.inputs = await snapshot([...results, init].flatMap((result) => Object.keys(result.metafile.inputs)));
   }
   return bundled;
+}
+
+/**
+ * What the islands of PREACT_ISLANDS import from React, mapped to preact. The island's
+ * JSX is compiled for react/jsx-runtime (automatic, not the dev runtime: minify sets no
+ * jsxDev). The targets are paths in docsgen's own preact: esbuild resolves an alias from
+ * its working directory, not from the importing file, and docsgen may run in a folder
+ * where no preact is in reach. The folders are resolved by their package.json "module"
+ * field, the file the "browser" export of preact/compat and preact/jsx-runtime names;
+ * compat's client module is named with its .mjs, as without it esbuild would take the
+ * CommonJS client.js, which requires a second, CommonJS preact.
+ */
+function preactAliases(): Record<string, string> {
+  let preact: string;
+  try {
+    preact = path.dirname(require.resolve('preact/package.json'));
+  } catch (cause) {
+    throw new DocsgenError(`The ${[...PREACT_ISLANDS].join(', ')} island needs the npm package 'preact', which is not installed.`, {
+      hint: "Run `npm install` in the docsgen folder; 'preact' is one of docsgen's dependencies.",
+      cause,
+    });
+  }
+  const compat = path.join(preact, 'compat');
+  return {
+    react: compat,
+    'react-dom': compat,
+    'react-dom/client': path.join(compat, 'client.mjs'),
+    'react/jsx-runtime': path.join(preact, 'jsx-runtime'),
+  };
 }
 
 /** Inputs outside node_modules with their "mtime:size"; packages change only on install, which restarts watch. */
@@ -237,7 +295,6 @@ const ELEMENTS_STYLESHEET = /[\\/]node_modules[\\/]@stoplight[\\/]elements(?:-co
  * - A copy of jotai it bundles warns on every render; see the jotai/utils redirect.
  */
 function elementsPlugin(): esbuild.Plugin {
-  const require = createRequire(import.meta.url);
   return {
     name: 'docsgen-stoplight-elements',
     setup(build) {

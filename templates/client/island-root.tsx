@@ -71,6 +71,7 @@ export function mountReact(element: HTMLElement, node: ReactNode, options: Mount
   const hydrate = options.hydrate ?? element.firstElementChild !== null;
   let root: Root;
   if (hydrate) {
+    // React only: preact/compat (PREACT_ISLANDS in cli/stages/bundle.ts) takes no options here and reports no mismatch.
     root = hydrateRoot(element, tree, {
       onRecoverableError: (error) => console.warn('docsgen: an island did not match its server markup and was rendered again in the browser.', error),
     });

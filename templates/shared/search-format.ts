@@ -13,7 +13,7 @@
  *   other passages are in `f/<page>-<n>.json`, LATER_FILE_CHARS to a file (see
  *   PagePassageFile). Only the files of the results on screen are fetched. A page's file
  *   costs a few kilobytes gzip; the first results, within 60 KB gzip, have room for them
- *   since the search island runs on a small React runtime.
+ *   since the search island runs on preact/compat (see cli/stages/bundle.ts).
  * `<base>` is `/assets/search/<content hash>/`: those files are cached forever, and a
  * rebuild that changes the index changes the folder.
  */

@@ -3,8 +3,9 @@
  * remembered, shown again when its id changes) and islands (a render error shows the
  * crash message with "Try again"; client navigation unmounts and mounts islands).
  * The site is test/fixtures/sites/browser-chrome over the minimal fixture; its API
- * reference island is replaced by islands/api-reference.tsx there, which the test
- * drives through `window`.
+ * reference and search islands are replaced by islands/api-reference.tsx and
+ * islands/search.tsx there, which the test drives through `window`. The search one is
+ * bundled on preact/compat, as the real search island is.
  */
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { loadConfig, type SiteConfig } from '../../cli/config.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
+import { DATA } from '../../templates/shared/index.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { buildFixture } from '../helpers/build.ts';
 import { makeSite } from '../helpers/fixtures.ts';
@@ -20,10 +22,10 @@ import { createCleanup } from '../helpers/temp.ts';
 import { repoRoot } from '../helpers/site.ts';
 import { clickInPage, markerSurvived, setMarker } from './harness.ts';
 
-type TestWindow = Window & { islandLog?: string[]; islandShouldThrow?: boolean };
+type TestWindow = Window & { islandLog?: string[]; islandShouldThrow?: boolean; searchShouldThrow?: boolean; serverButton?: Element; laidOutWhenInserted?: boolean };
 
 /**
- * Templates for the fixture: the real client code and styles, plus the test island. The
+ * Templates for the fixture: the real client code and styles, plus the test islands. The
  * bundler takes the islands from the templates folder, so the fixture gets a folder whose
  * entry files re-export the real ones.
  */
@@ -38,10 +40,10 @@ async function fixtureTemplates(site: string): Promise<string> {
   await writeFile(path.join(dir, 'client/main.ts'), `import '${relative('client/main.ts', 'templates/client/main.ts')}';\n`);
   await writeFile(path.join(dir, 'client/theme-init.ts'), `import '${relative('client/theme-init.ts', 'templates/client/theme-init.ts')}';\n`);
   await writeFile(path.join(dir, 'styles/main.css'), `@import '${relative('styles/main.css', 'templates/styles/main.css')}';\n`);
-  await writeFile(
-    path.join(dir, 'client/islands/api-reference.tsx'),
-    `export { mount } from '${relative('client/islands/api-reference.tsx', 'test/fixtures/sites/browser-chrome/islands/api-reference.tsx')}';\n`,
-  );
+  for (const island of ['api-reference', 'search']) {
+    const file = `client/islands/${island}.tsx`;
+    await writeFile(path.join(dir, file), `export { mount } from '${relative(file, `test/fixtures/sites/browser-chrome/islands/${island}.tsx`)}';\n`);
+  }
   return dir;
 }
 
@@ -157,6 +159,49 @@ describe('announcement bar and islands (fixture site)', () => {
     assert.equal(await island.getByRole('alert').count(), 0);
     await island.getByRole('button', { name: 'Clicked 0' }).click();
     await island.getByRole('button', { name: 'Clicked 1' }).waitFor();
+    assert.equal(await markerSurvived(page), true, 'no page load was needed');
+    await page.close();
+  });
+
+  it('an island on preact/compat hydrates its server markup, renders through a portal, and its crash boundary catches', async () => {
+    const { page, pageErrors } = await open('/docs/intro');
+    const island = page.locator('[data-island="search"]');
+    const button = island.locator('.search-button');
+    await button.evaluate((el) => ((window as TestWindow).serverButton = el));
+    await button.focus();
+    await page.waitForSelector(`[data-island="search"][${DATA.searchReady}]`, { state: 'attached' });
+    assert.equal(await button.evaluate((el) => el === (window as TestWindow).serverButton), true, 'hydrated: the element the server sent is kept');
+
+    // Whether the layout effect had run when the panel was first seen: in the commit that inserted it, as in React.
+    await page.evaluate(() => {
+      new MutationObserver((records, observer) => {
+        const panel = records.flatMap((r) => Array.from(r.addedNodes)).find((n): n is Element => n instanceof Element && n.matches('.demo-search'));
+        if (!panel) return;
+        (window as TestWindow).laidOutWhenInserted = panel.hasAttribute('data-laid-out');
+        observer.disconnect();
+      }).observe(document.body, { childList: true });
+    });
+    await button.click();
+    const panel = page.locator('body > .demo-search');
+    await panel.waitFor();
+    assert.equal(await page.evaluate(() => (window as TestWindow).laidOutWhenInserted), true);
+    const id = await panel.getAttribute('id');
+    assert.ok(id && (await page.locator(`[id="${id}-title"]`).count()) === 1, `useId names the panel: ${id}`);
+    assert.equal(await panel.getAttribute('aria-labelledby'), `${id}-title`);
+    await panel.getByRole('button', { name: 'Close demo search' }).click();
+    await panel.waitFor({ state: 'detached' });
+
+    await page.evaluate(() => ((window as TestWindow).searchShouldThrow = true));
+    await button.click();
+    const alert = island.getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /This page crashed\..*Demo search failed on purpose/s);
+    assert.equal(await page.locator('.demo-search').count(), 0);
+    assert.deepEqual(pageErrors, [], 'the error stayed inside the island');
+    await page.evaluate(() => ((window as TestWindow).searchShouldThrow = false));
+    await island.getByRole('button', { name: 'Try again' }).click();
+    await button.click();
+    await panel.waitFor();
     assert.equal(await markerSurvived(page), true, 'no page load was needed');
     await page.close();
   });

@@ -13,6 +13,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../cli/serve.ts';
+import { DATA } from '../../templates/shared/index.ts';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
 import { quiet, requestsInFlight } from './harness.ts';
@@ -71,15 +72,16 @@ async function options(page: Page): Promise<OptionFacts[]> {
   );
 }
 
-/** Waits until React has mounted the search island on the navbar button. */
+/** Set by the island once it runs, whatever renders it (it runs on preact/compat, not React). */
+const READY = `.navbar__search[${DATA.searchReady}]`;
+
+/** Waits until the search island has mounted on the navbar button. */
 async function islandMounted(page: Page): Promise<void> {
-  await page.waitForFunction(() => Object.keys(document.querySelector('.navbar__search') ?? {}).some((key) => key.startsWith('__reactContainer')), undefined, {
-    timeout: 10_000,
-  });
+  await page.waitForSelector(READY, { state: 'attached', timeout: 10_000 });
 }
 
-function islandIsMounted(page: Page): Promise<boolean> {
-  return page.evaluate(() => Object.keys(document.querySelector('.navbar__search') ?? {}).some((key) => key.startsWith('__reactContainer')));
+async function islandIsMounted(page: Page): Promise<boolean> {
+  return (await page.$(READY)) !== null;
 }
 
 async function activeId(page: Page): Promise<string | null> {
@@ -135,6 +137,36 @@ describe('search dialog', () => {
     await page.keyboard.press('Control+k');
     await page.waitForSelector(OPEN_DIALOG);
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('takes over the server-rendered button as it is: the same element, unchanged and unmoved, nothing logged', async () => {
+    const page = await open(DOC);
+    // preact/compat reports no hydration mismatch the way React did (onRecoverableError): it
+    // would build new elements instead, so the element itself and the console are what tell.
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') logged.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => logged.push(error.message));
+    const button = '.navbar__search .search-button';
+    const facts = () =>
+      page.$eval(button, (el) => {
+        const box = el.getBoundingClientRect();
+        return { html: el.outerHTML, box: [box.x, box.y, box.width, box.height], same: el === (window as Window & { serverButton?: Element }).serverButton };
+      });
+    await page.$eval(button, (el) => ((window as Window & { serverButton?: Element }).serverButton = el));
+    const before = await facts();
+    await page.focus(button);
+    await islandMounted(page);
+    const after = await facts();
+    assert.equal(after.same, true, 'the element the server sent is kept, not replaced');
+    assert.equal(after.html, before.html);
+    assert.deepEqual(after.box, before.box);
+    // The button the island hydrated is the one that works.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+    assert.deepEqual(logged, []);
     await page.close();
   });
 

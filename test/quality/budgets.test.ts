@@ -13,6 +13,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { staticImports } from '../helpers/esm.ts';
 import { builtSite } from '../helpers/site.ts';
 
 const KB = 1024;
@@ -51,18 +52,6 @@ interface Sized {
 
 const gzipSize = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(2)} KB`;
-
-/** The modules a module imports statically: esbuild writes them as the first statements of a chunk. */
-function staticImports(code: string): string[] {
-  const found: string[] = [];
-  const statement = /^\s*import\s*(?:[^;"'()]*?\bfrom\s*)?["']([^"']+)["'];?/;
-  let rest = code;
-  for (let match = statement.exec(rest); match; match = statement.exec(rest)) {
-    found.push(match[1]!);
-    rest = rest.slice(match[0].length);
-  }
-  return found;
-}
 
 /** Files (relative to dist) of everything the page's HTML makes the browser run before load. */
 async function jsBeforeLoad(dist: string, html: string): Promise<string[]> {

@@ -9,6 +9,10 @@
  * keeps focus, arrow keys move aria-activedescendant through the options, Enter opens
  * the active one. The dialog is a native modal <dialog> (the rest of the page is inert)
  * and Tab is kept inside it; closing returns focus where it was.
+ *
+ * It is written and typed against React but runs on preact/compat in the browser
+ * (PREACT_ISLANDS in cli/stages/bundle.ts), which leaves most of the first results'
+ * 60 KB budget to the index; what it uses of React must be what compat provides.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
@@ -441,7 +445,8 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
             autoComplete="off"
             autoCorrect="off"
             autoCapitalize="off"
-            spellCheck={false}
+            // A string: preact/compat leaves out a false attribute that has no DOM property under its name (the property is `spellcheck`).
+            spellCheck="false"
             enterKeyHint="go"
             placeholder="Search docs, blog and API"
             value={query}

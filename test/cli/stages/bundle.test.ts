@@ -3,14 +3,35 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError } from '../../../cli/errors.ts';
-import { bundle, createBundleCache } from '../../../cli/stages/bundle.ts';
+import { bundle, createBundleCache, disposeBundleCache, type BundleResult } from '../../../cli/stages/bundle.ts';
 import { usedIslands } from '../../../cli/stages/render.ts';
+import { staticImports } from '../../helpers/esm.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
+import { repoRoot } from '../../helpers/site.ts';
 import { checkNoTempLeftovers } from '../../helpers/temp.ts';
 
 checkNoTempLeftovers();
+
+/** Set by react-dom on the element it renders into; preact has no such key. */
+const REACT_DOM = '__reactContainer$';
+
+const contents = (result: BundleResult, file: string): Uint8Array => result.files.find((f) => f.path === file)!.contents;
+const text = (result: BundleResult, files: string[]): string => files.map((file) => new TextDecoder().decode(contents(result, file))).join('\n');
+
+/** The files (paths under the output folder) of a module and of everything it imports statically. */
+function withStaticImports(result: BundleResult, url: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of staticImports(text(result, [file]))) visit(path.posix.join(path.posix.dirname(file), spec));
+  };
+  visit(url.slice(1));
+  return [...seen];
+}
 
 describe('bundle', () => {
   it('bundles the router, the styles, the theme script and only the islands asked for, under hashed names', async (t) => {
@@ -45,6 +66,50 @@ describe('bundle', () => {
     assert.notEqual(other, one);
     assert.deepEqual(Object.keys(other.islands).sort(), ['copy-page', 'search']);
     assert.equal(cache.contexts, undefined, 'nothing to dispose');
+  });
+
+  it('builds the search island apart on preact/compat, with no React, while the API reference island keeps React', async (t) => {
+    const config = await loadConfig(await makeSite(t, 'bad-openapi'));
+    const result = await bundle(config, { islands: usedIslands(config) });
+    const paths = result.files.map((f) => f.path);
+    assert.equal(new Set(paths).size, paths.length, 'no file is made twice');
+    const search = withStaticImports(result, result.islands.search!.js);
+    const reference = withStaticImports(result, result.islands['api-reference']!.js);
+    assert.ok(!text(result, search).includes(REACT_DOM), `no react-dom in ${search.join(', ')}`);
+    assert.ok(text(result, reference).includes(REACT_DOM), 'the API reference island runs on React');
+    assert.deepEqual(search.filter((file) => reference.includes(file)), [], 'the two islands share no chunk');
+    assert.deepEqual(result.islands.search!.css.map((url) => /^\/assets\/island-search-[A-Z0-9]{8}\.css$/.test(url)), [true], 'its own stylesheet');
+    const gzip = search.reduce((sum, file) => sum + gzipSync(contents(result, file)).byteLength, 0);
+    t.diagnostic(`search island with its static imports: ${search.join(', ')}; ${gzip} bytes gzip`);
+  });
+
+  it('an incremental cache rebuilds the preact islands when their sources change, and disposes their esbuild context', async (t) => {
+    const root = await makeSite(t);
+    // The site's own templates re-export docsgen's, so a test can change an island's source.
+    const templates = path.join(root, 'templates');
+    const reexport = async (file: string, extra = '') => {
+      await mkdir(path.dirname(path.join(templates, file)), { recursive: true });
+      const target = path.relative(path.dirname(path.join(templates, file)), path.join(repoRoot, 'templates', file)).split(path.sep).join('/');
+      const line = file.endsWith('.css') ? `@import '${target}';` : file.includes('islands/') ? `export { mount } from '${target}';` : `import '${target}';`;
+      await writeFile(path.join(templates, file), `${line}\n${extra}`);
+    };
+    await Promise.all(['client/main.ts', 'client/theme-init.ts', 'styles/main.css', 'client/islands/search.tsx'].map((file) => reexport(file)));
+    const loaded = await loadConfig(root);
+    const config = { ...loaded, dirs: { ...loaded.dirs, templates } };
+    const cache = createBundleCache();
+    try {
+      const first = await bundle(config, { cache, islands: ['search'] });
+      assert.equal(cache.contexts?.client.length, 2, 'one esbuild context per client build');
+      assert.ok(cache.inputs?.has(path.join(repoRoot, 'templates/client/island-root.tsx')), 'the inputs of the preact build are watched');
+      assert.equal(await bundle(config, { cache, islands: ['search'] }), first, 'nothing changed: the same result');
+      await reexport('client/islands/search.tsx', 'export const edited = true;\n');
+      const second = await bundle(config, { cache, islands: ['search'] });
+      assert.notEqual(second.islands.search!.js, first.islands.search!.js);
+      assert.equal(second.script, first.script, 'the router did not change');
+    } finally {
+      await disposeBundleCache(cache);
+    }
+    assert.equal(cache.contexts, undefined);
   });
 
   it('reports a syntax error in the client code with its file, line and a fix', async (t) => {
