@@ -111,7 +111,12 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const signature = JSON.stringify([entryPoints, preactEntryPoints]);
   if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
 
+  // esbuild names the inputs by their path from its working directory, and those names go
+  // into the [hash] of every file: from the process's folder, a build started elsewhere
+  // (`--root`) gave the same site other asset names. From the site's folder they are the same.
+  const workDir = config.root;
   const common = {
+    absWorkingDir: workDir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -141,6 +146,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   if (Object.keys(preactEntryPoints).length > 0) clientOptions.push({ ...common, entryPoints: preactEntryPoints, alias: preactAliases() });
   const allEntryPoints = Object.entries({ ...entryPoints, ...preactEntryPoints });
   const initOptions: ThemeInitOptions = {
+    absWorkingDir: workDir,
     entryPoints: [path.join(clientDir, 'theme-init.ts')],
     bundle: true,
     format: 'iife',
@@ -195,13 +201,13 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const islands: BundleResult['islands'] = {};
   for (const [outPath, meta] of results.flatMap((result) => Object.entries(result.metafile.outputs))) {
     if (!meta.entryPoint) continue;
-    const url = urlOf(path.resolve(process.cwd(), outPath));
-    const entryName = allEntryPoints.find(([, file]) => path.resolve(file) === path.resolve(process.cwd(), meta.entryPoint!))?.[0];
+    const url = urlOf(path.resolve(workDir, outPath));
+    const entryName = allEntryPoints.find(([, file]) => path.resolve(file) === path.resolve(workDir, meta.entryPoint!))?.[0];
     if (!entryName) continue;
     if (entryName === 'main') script = url;
     else if (entryName === 'styles' && outPath.endsWith('.css')) styles.push(url);
     else if (entryName.startsWith('island-')) {
-      const css = meta.cssBundle ? [urlOf(path.resolve(process.cwd(), meta.cssBundle))] : [];
+      const css = meta.cssBundle ? [urlOf(path.resolve(workDir, meta.cssBundle))] : [];
       islands[entryName.slice('island-'.length)] = { js: url, css };
     }
   }
@@ -209,7 +215,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const bundled: BundleResult = { files: [...files.values()], script, styles, themeInit, islands };
   if (cache) {
     cache.result = bundled;
-    cache.inputs = await snapshot([...results, init].flatMap((result) => Object.keys(result.metafile.inputs)));
+    cache.inputs = await snapshot(workDir, [...results, init].flatMap((result) => Object.keys(result.metafile.inputs)));
   }
   return bundled;
 }
@@ -244,12 +250,12 @@ function preactAliases(): Record<string, string> {
 }
 
 /** Inputs outside node_modules with their "mtime:size"; packages change only on install, which restarts watch. */
-async function snapshot(inputs: readonly string[]): Promise<Map<string, string>> {
+async function snapshot(workDir: string, inputs: readonly string[]): Promise<Map<string, string>> {
   const entries = await Promise.all(
     inputs
       .filter((input) => !input.split(/[\\/]/).includes('node_modules'))
       .map(async (input) => {
-        const file = path.resolve(process.cwd(), input);
+        const file = path.resolve(workDir, input);
         const info = await stat(file).catch(() => undefined);
         return info ? ([file, fileSignature(info)] as const) : undefined;
       }),

@@ -42,6 +42,19 @@ describe('docsgen build', { concurrency: 2 }, () => {
     assert.ok(!files.some((f) => f.startsWith('404/')), 'the 404 page has one name');
   });
 
+  it('writes the same files, asset names included, whatever folder the command is started from', async (t) => {
+    const dir = await makeSite(t);
+    const here = await runCli(['build', '--quiet', '--out', 'here'], dir);
+    assert.equal(here.code, 0, here.stderr);
+    // Started from the folder above, naming the site with --root.
+    const elsewhere = await runCli(['build', '--quiet', '--root', dir, '--out', path.join(dir, 'elsewhere')], path.dirname(dir));
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    const files = await listFiles(path.join(dir, 'here'));
+    assert.ok(files.some((f) => /^assets\/main-[A-Z0-9]{8}\.js$/.test(f)));
+    assert.deepEqual(await listFiles(path.join(dir, 'elsewhere')), files);
+    for (const file of files) assert.ok((await readFile(path.join(dir, 'here', file))).equals(await readFile(path.join(dir, 'elsewhere', file))), `${file} differs`);
+  });
+
   it('--quiet prints nothing on success; --verbose names every stage; --no-cache leaves no cache', async (t) => {
     const dir = await makeSite(t);
     const quiet = await runCli(['build', '--quiet', '--no-cache'], dir);
