@@ -739,7 +739,7 @@ export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] 
 /**
  * indexFiles() made as they are taken: each file is encoded twice, once to hash it into
  * the folder name and once when its turn to be written comes, so a large site's index
- * (170,000 files at 10,000 docs) is never held as bytes all at once.
+ * (over 10,000 files at 10,000 docs) is never held as bytes all at once.
  */
 export function indexFileStream(data: SearchIndexData, baseUrl = '/'): Iterable<OutputAsset> {
   const encoder = new TextEncoder();
