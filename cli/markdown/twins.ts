@@ -44,21 +44,26 @@ export function hasMarkdownTwin(kind: PageKind): boolean {
 /**
  * Twins already written, by what they were made from (a compiled document, which the
  * compile cache keeps while its source is unchanged, or a loaded API document), so a
- * rebuild in watch mode writes again only the twins of what changed. Lives in the build
- * session; the text is a function of the owner and the key alone, so reuse changes no byte.
+ * rebuild in watch mode writes again only the twins of what changed; and the last
+ * llms.txt, by what it lists, as an edit of a doc's text changes no line of it (at 1,000
+ * docs, writing its list again was a seventh of a save's rebuild). Lives in the build
+ * session; each text is a function of its key alone, so reuse changes no byte.
  */
-export type TwinCache = WeakMap<object, { key: string; text: string }>;
+export interface TwinCache {
+  byOwner: WeakMap<object, { key: string; text: string }>;
+  llmsTxt?: { key: string; text: string };
+}
 
 export function createTwinCache(): TwinCache {
-  return new WeakMap();
+  return { byOwner: new WeakMap() };
 }
 
 function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make: () => string): string {
   const id = JSON.stringify(key);
-  const known = cache?.get(owner);
+  const known = cache?.byOwner.get(owner);
   if (known?.key === id) return known.text;
   const text = make();
-  cache?.set(owner, { key: id, text });
+  cache?.byOwner.set(owner, { key: id, text });
   return text;
 }
 
@@ -131,7 +136,11 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   const listedPosts = posts.filter((_, index) => !input.compiled.posts[index]?.post.frontMatter.unlisted);
   if (listedPosts.length > 0) sections.push({ title: 'Optional', links: listedPosts.map(line) });
   const summary = config.summary ?? config.tagline;
-  files.push({ path: 'llms.txt', contents: encoder.encode(llmsTxt({ title: config.title, summary, sections })) });
+  const llms = { title: config.title, summary, sections };
+  const llmsKey = JSON.stringify(llms);
+  const llmsText = cache?.llmsTxt?.key === llmsKey ? cache.llmsTxt.text : llmsTxt(llms);
+  if (cache) cache.llmsTxt = { key: llmsKey, text: llmsText };
+  files.push({ path: 'llms.txt', contents: encoder.encode(llmsText) });
   files.push({
     path: 'llms-full.txt',
     contents: llmsFullTxt([...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text)),

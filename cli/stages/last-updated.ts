@@ -8,20 +8,25 @@ import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 
 /** ISO 8601 date-time (UTC) by source file, relative to the site root, posix. */
 export type LastUpdated = ReadonlyMap<string, string>;
 
 const run = promisify(execFile);
+/** Files whose times are asked for at once. */
+const STAT_LANES = 16;
 
 export async function lastUpdated(files: readonly { file: string; relFile: string }[], config: SiteConfig): Promise<LastUpdated> {
   const committed = await commitDates(config.root, [...new Set(files.map((f) => path.dirname(f.file)))]);
+  // A few files' times asked for at once: one after the other, a thousand uncommitted
+  // docs took 40 ms of every save's rebuild in watch mode.
+  const found = await pMap(files, async ({ file, relFile }) => [relFile, committed.get(relFile) ?? (await stat(file).then((s) => s.mtime.toISOString(), () => undefined))] as const, {
+    concurrency: STAT_LANES,
+  });
   const dates = new Map<string, string>();
-  for (const { file, relFile } of files) {
-    const date = committed.get(relFile) ?? (await stat(file).then((s) => s.mtime.toISOString(), () => undefined));
-    if (date) dates.set(relFile, date);
-  }
+  for (const [relFile, date] of found) if (date) dates.set(relFile, date);
   return dates;
 }
 

@@ -169,7 +169,13 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       // Read from the disk at start: the bytes tell.
       return before.contents === undefined || !sameContents(before.contents, await readFile(file.source));
     }
-    return before.contents === undefined || !sameContents(before.contents, file.contents);
+    if (before.contents === undefined || !sameContents(before.contents, file.contents)) return true;
+    // Equal bytes: keep the new value, so the next comparison of an unchanged page is one of
+    // identity (a kept page's HTML is the same string from one rebuild to the next). Compared
+    // with the bytes read from the disk at start, every page was encoded again on every save:
+    // 60 ms of a save's rebuild at 1,000 docs.
+    if (before.contents !== file.contents) disk.set(file.path, { ...before, contents: file.contents });
+    return false;
   }
 
   return {

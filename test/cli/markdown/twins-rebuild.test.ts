@@ -1,7 +1,7 @@
 /**
  * A rebuild in one build session (what `serve --watch` runs) after an edit, and after a
  * save that changes only a file's date, gives the same pages, twins and llms files as
- * a clean build of the same files.
+ * a clean build of the same files, and so does one after a new title.
  */
 import assert from 'node:assert/strict';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
@@ -61,6 +61,12 @@ describe('Markdown twins and dates in a rebuild', () => {
     const touched = await rebuild();
     assert.match(touched.get('/docs/intro')!, /<time dateTime="2022-01-01T00:00:00\.000Z">/, 'a new date alone renders the page again');
     assertSame(touched, await clean());
+
+    // The session keeps the last llms.txt while what it lists is unchanged: a new title is a change.
+    await writeFile(intro, (await readFile(intro, 'utf8')).replace(/^title: .*$/m, 'title: Um título novo'));
+    const retitled = await rebuild();
+    assert.match(retitled.get('llms.txt')!, /\[Um título novo\]/);
+    assertSame(retitled, await clean());
   });
 
   it('are handed to the writer as soon as they are made, when a build asks: the output then lists their paths only', async (t) => {
