@@ -689,33 +689,33 @@ function* passageFileEntries(passages: PassagesByRecord, counts: readonly number
     const later: LaterPassageFile[] = [];
     let laterChars = 0;
     let used = 0;
-    const length = (texts: readonly string[]) => texts.reduce((sum, t) => sum + t.length, 0);
     for (let index = 0; index < count; index++, record++) {
       const list = passages.at(record) ?? [];
       const texts = list.map((p) => p.t);
       // Whole records while they fit, then first passages while they fit: a hit shows a
       // record's first passage most often.
-      let kept = texts.length;
-      if (used + length(texts) > PAGE_FILE_CHARS) kept = used + (texts[0]?.length ?? 0) <= PAGE_FILE_CHARS ? 1 : 0;
+      const kept = used + charsOf(texts) <= PAGE_FILE_CHARS ? texts.length : used + charsOf(texts.slice(0, 1)) <= PAGE_FILE_CHARS ? 1 : 0;
       const head = texts.slice(0, kept);
-      used += length(head);
+      used += charsOf(head);
       const entry: PagePassageFile[number] = [list[0]?.h ?? '', list[0]?.a ?? '', head];
       const rest = texts.slice(kept);
       if (rest.length > 0) {
-        const chars = length(rest);
-        if (later.length === 0 || (laterChars > 0 && laterChars + chars > LATER_FILE_CHARS)) {
+        if (later.length === 0 || laterChars + charsOf(rest) > LATER_FILE_CHARS) {
           later.push([]);
           laterChars = 0;
         }
-        const file = later.length - 1;
-        entry.push([file, later[file]!.push(rest) - 1]);
-        laterChars += chars;
+        entry.push([later.length - 1, later.at(-1)!.push(rest) - 1]);
+        laterChars += charsOf(rest);
       }
       pageFile.push(entry);
     }
     yield [pageFileName(page), pageFile];
     for (const [file, body] of later.entries()) yield [laterFileName(page, file), body];
   }
+}
+
+function charsOf(texts: readonly string[]): number {
+  return texts.reduce((sum, text) => sum + text.length, 0);
 }
 
 /**

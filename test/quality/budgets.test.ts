@@ -13,7 +13,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { staticImports } from '../helpers/esm.ts';
+import { staticImports, withStaticImports } from '../helpers/esm.ts';
 import { builtSite } from '../helpers/site.ts';
 
 const KB = 1024;
@@ -60,16 +60,7 @@ async function jsBeforeLoad(dist: string, html: string): Promise<string[]> {
     ...Array.from(html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g), (m) => m[1]!),
     ...Array.from(html.matchAll(/<script\b(?![^>]*\btype="module")[^>]*\bsrc="([^"]+)"/g), (m) => m[1]!),
   ];
-  const seen = new Set<string>();
-  const visit = async (url: string) => {
-    const file = url.replace(/^\//, '');
-    if (seen.has(file)) return;
-    seen.add(file);
-    const code = await readFile(path.join(dist, file), 'utf8');
-    for (const spec of staticImports(code)) await visit(path.posix.join(path.posix.dirname(`/${file}`), spec));
-  };
-  for (const entry of entries) await visit(entry);
-  return [...seen];
+  return withStaticImports(entries, (file) => readFile(path.join(dist, file), 'utf8'));
 }
 
 async function sized(dist: string, files: string[]): Promise<Sized[]> {

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError } from '../../../cli/errors.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleResult } from '../../../cli/stages/bundle.ts';
 import { usedIslands } from '../../../cli/stages/render.ts';
-import { staticImports } from '../../helpers/esm.ts';
+import { withStaticImports } from '../../helpers/esm.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { repoRoot } from '../../helpers/site.ts';
 import { checkNoTempLeftovers } from '../../helpers/temp.ts';
@@ -20,18 +20,6 @@ const REACT_DOM = '__reactContainer$';
 
 const contents = (result: BundleResult, file: string): Uint8Array => result.files.find((f) => f.path === file)!.contents;
 const text = (result: BundleResult, files: string[]): string => files.map((file) => new TextDecoder().decode(contents(result, file))).join('\n');
-
-/** The files (paths under the output folder) of a module and of everything it imports statically. */
-function withStaticImports(result: BundleResult, url: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const spec of staticImports(text(result, [file]))) visit(path.posix.join(path.posix.dirname(file), spec));
-  };
-  visit(url.slice(1));
-  return [...seen];
-}
 
 describe('bundle', () => {
   it('bundles the router, the styles, the theme script and only the islands asked for, under hashed names', async (t) => {
@@ -73,8 +61,9 @@ describe('bundle', () => {
     const result = await bundle(config, { islands: usedIslands(config) });
     const paths = result.files.map((f) => f.path);
     assert.equal(new Set(paths).size, paths.length, 'no file is made twice');
-    const search = withStaticImports(result, result.islands.search!.js);
-    const reference = withStaticImports(result, result.islands['api-reference']!.js);
+    const read = (file: string) => text(result, [file]);
+    const search = await withStaticImports([result.islands.search!.js], read);
+    const reference = await withStaticImports([result.islands['api-reference']!.js], read);
     assert.ok(!text(result, search).includes(REACT_DOM), `no react-dom in ${search.join(', ')}`);
     assert.ok(text(result, reference).includes(REACT_DOM), 'the API reference island runs on React');
     assert.deepEqual(search.filter((file) => reference.includes(file)), [], 'the two islands share no chunk');
