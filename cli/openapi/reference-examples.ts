@@ -8,7 +8,8 @@
 import { isPlainLang, type BundledLanguage } from 'shiki';
 import type { SiteConfig } from '../config.ts';
 import { asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
-import { getHighlighter, THEMES, type CompileCache } from '../stages/compile.ts';
+import { CACHE_SALT, getHighlighter, restoreClasses, THEMES, usedClasses, type CompileCache } from '../stages/compile.ts';
+import { openHighlightStore, type HighlightStore } from './highlight-store.ts';
 import { collectProperties, describeSchema, resolveRef, type LoadedApiDocument, type OperationSummary } from '../stages/openapi.ts';
 import { DATA } from '../../templates/shared/index.ts';
 import { mediaExample } from './example-request.ts';
@@ -48,7 +49,8 @@ export interface OperationExamples {
 export type ApiExamples = ReadonlyMap<string, ReadonlyMap<string, OperationExamples>>;
 
 export async function highlightApiExamples(apis: readonly LoadedApiDocument[], config: SiteConfig, cache: CompileCache): Promise<ApiExamples> {
-  const highlight = await codeHighlighter(cache);
+  const store = await openHighlightStore(cache.diskDir, CACHE_SALT);
+  const highlight = codeHighlighter(cache, store);
   const out = new Map<string, Map<string, OperationExamples>>();
   for (const api of apis) {
     const ref = config.apiReferences.find((r) => r.id === api.id);
@@ -77,22 +79,31 @@ export async function highlightApiExamples(apis: readonly LoadedApiDocument[], c
     }
     out.set(api.id, byOperation);
   }
+  await store.save();
   return out;
 }
 
 type Highlight = (language: string, code: string) => Promise<string>;
 
-async function codeHighlighter(cache: CompileCache): Promise<Highlight> {
-  const highlighter = await getHighlighter(cache);
+function codeHighlighter(cache: CompileCache, store: HighlightStore): Highlight {
   return async (language, code) => {
-    if (!isPlainLang(language) && !highlighter.getLoadedLanguages().includes(language)) await highlighter.loadLanguage(language as BundledLanguage);
     // Keyed apart from the docs' code blocks, which also apply the meta and notation transformers.
     const key = `api\0${language}\0${code}`;
     let html = cache.code.get(key);
     if (html === undefined) {
-      html = highlighter.codeToHtml(code, { lang: language, themes: THEMES, defaultColor: 'light', transformers: [cache.styleToClass], tokenizeTimeLimit: 0 });
+      const stored = store.get(language, code);
+      if (stored) {
+        restoreClasses(cache, stored.classes);
+        html = stored.html;
+      } else {
+        // Only now: a build whose code is all stored does not load Shiki for it.
+        const highlighter = await getHighlighter(cache);
+        if (!isPlainLang(language) && !highlighter.getLoadedLanguages().includes(language)) await highlighter.loadLanguage(language as BundledLanguage);
+        html = highlighter.codeToHtml(code, { lang: language, themes: THEMES, defaultColor: 'light', transformers: [cache.styleToClass], tokenizeTimeLimit: 0 });
+      }
       cache.code.set(key, html);
     }
+    store.keep(language, code, html, usedClasses(cache, html));
     // The markup of the docs' code blocks (cli/mdx/rehype-code-blocks.ts), so their styles and copy button apply.
     return (
       `<div class="code-block language-${language}"><div class="code-block__body"><div class="code-block__pre">${html}</div>` +

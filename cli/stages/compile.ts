@@ -180,7 +180,7 @@ export interface DiskEntry {
  * Cache entries are only valid for the exact compiler that made them: the salt covers
  * docsgen's MDX pipeline and Markdown twin sources and the versions of MDX and Shiki.
  */
-const CACHE_SALT: string = (() => {
+export const CACHE_SALT: string = (() => {
   const hash = createHash('sha1');
   // The sources, not the modules running them: the command and the tests share one cache.
   const dirs = [path.join(PACKAGE_ROOT, 'cli', 'mdx'), path.join(PACKAGE_ROOT, 'cli', 'markdown')];
@@ -376,12 +376,12 @@ export function precompile(cache: CompileCache, file: string, source: string): v
 async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {
   let entry = await readDiskEntry(context.cache, key);
   if (entry) {
-    restoreClasses(context.cache, entry);
+    restoreClasses(context.cache, entry.classes);
   } else {
     if (context.pool) {
       entry = await context.pool.compile(input, () => compileCode(input, context));
       // A worker's highlight classes are in its own registry; the stylesheet is made from this one.
-      restoreClasses(context.cache, entry);
+      restoreClasses(context.cache, entry.classes);
     } else {
       entry = await compileCode(input, context);
     }
@@ -397,9 +397,19 @@ async function compileUncached(input: { file: string; relFile: string; source: s
   };
 }
 
-function restoreClasses(cache: CompileCache, entry: DiskEntry): void {
+/** Puts highlight classes kept on disk back in the registry the code stylesheet is made from. */
+export function restoreClasses(cache: CompileCache, classes: DiskEntry['classes']): void {
   const registry = cache.styleToClass.getClassRegistry();
-  for (const [name, style] of entry.classes) registry.set(name, style);
+  for (const [name, style] of classes) registry.set(name, style);
+}
+
+/** The highlight classes `code` (HTML or compiled MDX) uses, with their declarations, to keep beside it on disk. */
+export function usedClasses(cache: CompileCache, code: string): DiskEntry['classes'] {
+  const registry = cache.styleToClass.getClassRegistry();
+  return [...new Set(code.match(/\bsh-[a-z0-9]+/g) ?? [])].flatMap((name): DiskEntry['classes'] => {
+    const style = registry.get(name);
+    return style === undefined ? [] : [[name, style]];
+  });
 }
 
 /** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
@@ -450,12 +460,7 @@ export async function compileCode(input: { file: string; relFile: string; source
   } catch (error) {
     throw mdxError(error, input);
   }
-  const registry = context.cache.styleToClass.getClassRegistry();
-  const used = new Set(code.match(/\bsh-[a-z0-9]+/g) ?? []);
-  const classes = [...used].flatMap((name): DiskEntry['classes'] => {
-    const style = registry.get(name);
-    return style === undefined ? [] : [[name, style]];
-  });
+  const classes = usedClasses(context.cache, code);
   // A document outside the routes (none in a build) has its twin's page anchors relative.
   const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: context.routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
   return { code, toc, links, twinBody, classes, map };

@@ -17,12 +17,15 @@ async function listFiles(dir: string): Promise<string[]> {
 
 describe('docsgen build', { concurrency: 2 }, () => {
   it('a build that reuses the compile cache writes exactly the same bytes as a cold one', async (t) => {
-    const dir = await makeSite(t);
+    // With an API page: its highlighted samples are kept in the cache too.
+    const dir = await makeSite(t, 'browser-chrome');
     await buildFixture(dir, { outDir: 'cold', cache: false });
     assert.ok(!existsSync(path.join(dir, 'node_modules/.cache/docsgen')), 'a build without cache leaves no cache behind');
     await buildFixture(dir, { outDir: 'first', cache: true });
     await buildFixture(dir, { outDir: 'warm', cache: true });
-    assert.ok((await readdir(path.join(dir, 'node_modules/.cache/docsgen/mdx'))).length > 0, 'the cache was written');
+    const kept = await readdir(path.join(dir, 'node_modules/.cache/docsgen/mdx'));
+    assert.ok(kept.some((name) => /^[0-9a-f]{40}\.json$/.test(name)), 'compiled documents were kept');
+    assert.ok(kept.includes('api-code.json'), "the API page's highlighted code was kept");
     const files = await listFiles(path.join(dir, 'cold'));
     assert.deepEqual(await listFiles(path.join(dir, 'warm')), files);
     for (const file of files) {
