@@ -14,6 +14,7 @@ import { boundHeapGrowth } from './heap-growth.ts';
 import { createLogger, type Logger, type Progress, type StageTiming } from './log.ts';
 import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
+import { createBundleStore, flushBundleStore, type BundleStore } from './stages/bundle-store.ts';
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
 import { compile, createCompileCache, disposeCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
@@ -48,6 +49,8 @@ export interface BuildSession {
   headers: HeaderSourcesCache;
   /** esbuild contexts and the last client bundle; only in incremental sessions, which must be disposed. */
   bundle?: BundleCache;
+  /** The client bundle kept between processes, with a cache folder. */
+  bundleStore?: BundleStore;
   /** API documents, reused while the files of their folders are unchanged. */
   openapi?: { key: string; apis: LoadedApiDocument[] };
   /** Request samples and examples of the API pages, made again only when the documents or their settings change. */
@@ -93,6 +96,7 @@ export function createBuildSession(
     headers: createHeaderSourcesCache(),
     markdown: createTwinCache(),
     bundle: options.incremental ? createBundleCache() : undefined,
+    bundleStore: options.cacheDir ? createBundleStore(path.join(options.cacheDir, 'bundle')) : undefined,
   };
 }
 
@@ -103,6 +107,7 @@ export function defaultCacheDir(config: SiteConfig): string {
 
 export async function disposeBuildSession(session: BuildSession): Promise<void> {
   if (session.bundle) await disposeBundleCache(session.bundle);
+  await flushBundleStore(session.bundleStore);
   await flushCompileCache(session.compile);
   const compiled = session.compile;
   session.compile = createCompileCache({ diskDir: compiled.diskDir, workers: compiled.workers, poolFrom: compiled.poolFrom });
@@ -200,7 +205,7 @@ export async function buildSite(
   // First, as it depends on the config alone: its files (the API reference's 2 MB bundle)
   // are then compressed on other threads while the documents compile. Side by side with
   // the stages below, esbuild saved no time on a large site and raised its peak memory.
-  const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config) }));
+  const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config), store: session.bundleStore }));
   options.bundled?.(client.files);
   const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts }));
   const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
@@ -293,8 +298,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     };
     const site = await buildSite(config, { logger, session, drafts: options.drafts, writePage: (page) => writer.add(page), writeGenerated, bundled, release: !options.session, searchIndex: 'later' });
     const pagesWritten = await writer.finish();
-    // The next build reads what this one compiled.
-    await flushCompileCache(session.compile);
+    // The next build reads what this one compiled and bundled.
+    await Promise.all([flushCompileCache(session.compile), flushBundleStore(session.bundleStore)]);
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));

@@ -18,6 +18,7 @@ import { esbuildError } from '../esbuild-error.ts';
 import { fileSignature } from '../file-signature.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import { scopeCss } from './scope-css.ts';
+import { bundleKey, readBundle, saveBundle, type BundleStore } from './bundle-store.ts';
 
 export interface OutputAsset {
   /** Path inside the output folder, posix, e.g. 'assets/main-7KQ2M4ZB.js'. */
@@ -88,6 +89,8 @@ export interface BundleOptions {
   cache?: BundleCache;
   /** Islands some page of the site uses (render's usedIslands()); the others are not bundled. Default: all. */
   islands?: readonly string[];
+  /** Where the bundle is kept between processes (see bundle-store.ts). */
+  store?: BundleStore;
 }
 
 export async function bundle(config: SiteConfig, options: BundleOptions = {}): Promise<BundleResult> {
@@ -110,11 +113,22 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const cache = options.cache;
   const signature = JSON.stringify([entryPoints, preactEntryPoints]);
   if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
+  const workDir = config.root;
+  const key = options.store && bundleKey(signature, workDir);
+  const kept = options.store && key ? await readBundle(options.store, key) : undefined;
+  if (kept) {
+    if (cache) {
+      // The contexts of an incremental session are made by its first rebuild that needs them.
+      cache.result = kept.result;
+      cache.signature = signature;
+      cache.inputs = await snapshot(workDir, kept.inputs);
+    }
+    return kept.result;
+  }
 
   // esbuild names the inputs by their path from its working directory, and those names go
   // into the [hash] of every file: from the process's folder, a build started elsewhere
   // (`--root`) gave the same site other asset names. From the site's folder they are the same.
-  const workDir = config.root;
   const common = {
     absWorkingDir: workDir,
     bundle: true,
@@ -213,10 +227,12 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   }
   if (!script) throw new DocsgenError('Client bundle produced no router module.', { hint: 'templates/client/main.ts must exist.' });
   const bundled: BundleResult = { files: [...files.values()], script, styles, themeInit, islands };
+  const inputs = [...results, init].flatMap((result) => Object.keys(result.metafile.inputs));
   if (cache) {
     cache.result = bundled;
-    cache.inputs = await snapshot(workDir, [...results, init].flatMap((result) => Object.keys(result.metafile.inputs)));
+    cache.inputs = await snapshot(workDir, inputs);
   }
+  if (options.store && key) saveBundle(options.store, key, bundled, [...new Set(inputs.filter(isFileInput).map((input) => path.resolve(workDir, input)))]);
   return bundled;
 }
 
@@ -247,6 +263,17 @@ function preactAliases(): Record<string, string> {
     'react-dom/client': path.join(compat, 'client.mjs'),
     'react/jsx-runtime': path.join(preact, 'jsx-runtime'),
   };
+}
+
+/**
+ * Whether a metafile input is a file. The others are named `namespace:path`: modules a
+ * plugin makes from files that are inputs themselves, or `(disabled):…` for a module a
+ * package's "browser" field replaces with nothing.
+ */
+function isFileInput(input: string): boolean {
+  const colon = input.indexOf(':');
+  const separator = input.search(/[\\/]/);
+  return colon === -1 || (separator !== -1 && separator < colon) || /^[A-Za-z]:[\\/]/.test(input);
 }
 
 /** Inputs outside node_modules with their "mtime:size"; packages change only on install, which restarts watch. */

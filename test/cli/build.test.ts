@@ -1,7 +1,7 @@
 /** Whole builds of a small fixture site: output layout, the compile cache, and what the command prints. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildFixture } from '../helpers/build.ts';
@@ -45,13 +45,19 @@ describe('docsgen build', { concurrency: 2 }, () => {
     assert.ok(!files.some((f) => f.startsWith('404/')), 'the 404 page has one name');
   });
 
-  it('writes the same files, asset names included, whatever folder the command is started from', async (t) => {
+  it('writes the same files, asset names included, whatever folder the command is started from, and with the client bundle kept by the last build', async (t) => {
     const dir = await makeSite(t);
     const here = await runCli(['build', '--quiet', '--out', 'here'], dir);
     assert.equal(here.code, 0, here.stderr);
+    const store = path.join(dir, 'node_modules/.cache/docsgen/bundle');
+    const entry = (await readdir(store)).find((name) => name.endsWith('.json'));
+    assert.ok(entry, 'the client bundle was kept');
+    const kept = await stat(path.join(store, entry));
     // Started from the folder above, naming the site with --root.
     const elsewhere = await runCli(['build', '--quiet', '--root', dir, '--out', path.join(dir, 'elsewhere')], path.dirname(dir));
     assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    const after = await stat(path.join(store, entry));
+    assert.equal(after.ino, kept.ino, 'the second build took the kept bundle (a new bundle would have replaced the entry)');
     const files = await listFiles(path.join(dir, 'here'));
     assert.ok(files.some((f) => /^assets\/main-[A-Z0-9]{8}\.js$/.test(f)));
     assert.deepEqual(await listFiles(path.join(dir, 'elsewhere')), files);
