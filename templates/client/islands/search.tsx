@@ -215,7 +215,12 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
         const options: Option[] = hits.map((hit) => ({ kind: 'hit', id: `${id}-r${hit.record}`, record: hit.record, passage: hit.passage }));
         const eager = await Promise.all(hits.slice(0, EAGER_PASSAGES).map(async (hit) => [`${hit.record}-${hit.passage}`, await e.passage(hit.record, hit.passage)] as [string, SearchPassage]));
         if (run !== sequence.current) return;
-        addPassages(eager);
+        // The later results whose text came with the files just fetched (other sections of the same pages) show it at once.
+        const arrived = hits.slice(EAGER_PASSAGES).flatMap((hit): [string, SearchPassage][] => {
+          const passage = e.loadedPassage(hit.record, hit.passage);
+          return passage ? [[`${hit.record}-${hit.passage}`, passage]] : [];
+        });
+        addPassages([...eager, ...arrived]);
         setError(null);
         setShown({ result, options });
         setActive(0);

@@ -163,6 +163,8 @@ export class SearchEngine {
   private readonly shards = new Map<number, Promise<SearchShard>>();
   private readonly pageFiles = new Map<number, Promise<PagePassageFile>>();
   private readonly laterFiles = new Map<string, Promise<LaterPassageFile>>();
+  /** The files of pageFiles and laterFiles that have arrived, for loadedPassage(). */
+  private readonly arrived = new Map<string, PagePassageFile | LaterPassageFile>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
   /** Number of each page's first record. */
@@ -193,17 +195,41 @@ export class SearchEngine {
     const page = this.pageOf[record];
     const missing = () => new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
     if (page === undefined) throw missing();
-    const file = await this.fetchOnce(this.pageFiles, page, `${this.meta.base}f/${pageFileName(page)}.json`);
+    const name = pageFileName(page);
+    const file = await this.passageFile(this.pageFiles, page, name);
     const found = locatePassage(file, record - this.firstRecord[page]!, passage);
     if (!found) throw missing();
     let text = found.t;
     if (found.later) {
-      const name = laterFileName(page, found.later.file);
-      const later = await this.fetchOnce(this.laterFiles, name, `${this.meta.base}f/${name}.json`);
+      const laterName = laterFileName(page, found.later.file);
+      const later = await this.passageFile(this.laterFiles, laterName, laterName);
       text = later[found.later.record]?.[found.later.passage];
     }
     if (text === undefined) throw missing();
     return { h: found.h, a: found.a, t: text };
+  }
+
+  /**
+   * The passage, if the files that hold it have arrived already (another result of the
+   * same page fetched them): the dialog then shows its text at once instead of a
+   * placeholder that fills in a moment later.
+   */
+  loadedPassage(record: number, passage: number): SearchPassage | undefined {
+    const page = this.pageOf[record];
+    if (page === undefined) return undefined;
+    const file = this.arrived.get(pageFileName(page)) as PagePassageFile | undefined;
+    const found = file && locatePassage(file, record - this.firstRecord[page]!, passage);
+    if (!found) return undefined;
+    const text = found.later ? (this.arrived.get(laterFileName(page, found.later.file)) as LaterPassageFile | undefined)?.[found.later.record]?.[found.later.passage] : found.t;
+    return text === undefined ? undefined : { h: found.h, a: found.a, t: text };
+  }
+
+  /** A passage file (`name` in the index's f/ folder), fetched once, and kept in `arrived` once it is here. */
+  private passageFile<K, T extends PagePassageFile | LaterPassageFile>(cache: Map<K, Promise<T>>, key: K, name: string): Promise<T> {
+    const had = cache.has(key);
+    const promise = this.fetchOnce(cache, key, `${this.meta.base}f/${name}.json`);
+    if (!had) promise.then((file) => this.arrived.set(name, file), () => undefined);
+    return promise;
   }
 
   /** One request per file; a failed one is forgotten so the next query tries again. */

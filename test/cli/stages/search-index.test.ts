@@ -492,4 +492,20 @@ describe('search index of the real site', () => {
     assert.ok(links.includes('/docs/api/cancelamento#cancelamento-parcial'), links.join(' '));
     assert.ok(links.some((l) => l.startsWith('/api-reference#/')), 'an API operation is among the results');
   });
+
+  it('gives at once the passages whose files have arrived, and nothing before they have', async () => {
+    const fetched: string[] = [];
+    const dir = await builtSite();
+    const e = await openSearchEngine(async (url: string) => (fetched.push(url), JSON.parse(await readFile(path.join(dir, url), 'utf8')) as unknown));
+    const result = await e.search('pagamento');
+    const [page, other] = [result.pages.find((p) => p.records.length >= 2), result.pages.find((p) => p.records.length >= 1 && p !== result.pages.find((q) => q.records.length >= 2))];
+    assert.ok(page && other, 'a page with two results, and another page');
+    const [first, second] = page.records as [(typeof page.records)[0], (typeof page.records)[0]];
+    assert.equal(e.loadedPassage(second.record, second.passage), undefined, 'nothing is there before a file is fetched');
+    await e.passage(first.record, first.passage);
+    const before = fetched.length;
+    assert.deepEqual(e.loadedPassage(second.record, second.passage), await e.passage(second.record, second.passage), 'another result of the same page, from the file that came');
+    assert.equal(fetched.length, before, 'its text needed no request');
+    assert.equal(e.loadedPassage(other.records[0]!.record, other.records[0]!.passage), undefined, "another page's file has not come");
+  });
 });
