@@ -114,7 +114,10 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const signature = JSON.stringify([entryPoints, preactEntryPoints]);
   if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
   const workDir = config.root;
-  const key = options.store && bundleKey(signature, workDir);
+  // Only for a session's first bundle: after that, an esbuild context rebuilds what changed
+  // sooner than the kept bundle's inputs can be hashed, and keeping each rebuild would
+  // hash them again while the author waits for the page.
+  const key = options.store && !cache?.result ? bundleKey(signature, workDir) : undefined;
   const kept = options.store && key ? await readBundle(options.store, key) : undefined;
   if (kept) {
     if (cache) {
