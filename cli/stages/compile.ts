@@ -178,7 +178,8 @@ export interface DiskEntry {
 
 /**
  * Cache entries are only valid for the exact compiler that made them: the salt covers
- * docsgen's MDX pipeline and Markdown twin sources and the versions of MDX and Shiki.
+ * docsgen's MDX pipeline and Markdown twin sources and the versions of MDX, Shiki and
+ * its transformers.
  */
 export const CACHE_SALT: string = (() => {
   const hash = createHash('sha1');
@@ -186,7 +187,7 @@ export const CACHE_SALT: string = (() => {
   const dirs = [path.join(PACKAGE_ROOT, 'cli', 'mdx'), path.join(PACKAGE_ROOT, 'cli', 'markdown')];
   const files = [path.join(PACKAGE_ROOT, 'cli', 'stages', 'compile.ts'), ...dirs.flatMap((dir) => readdirSync(dir).map((f) => path.join(dir, f)))];
   for (const file of files.sort()) hash.update(readFileSync(file));
-  for (const pkg of ['@mdx-js/mdx', 'shiki']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
+  for (const pkg of ['@mdx-js/mdx', 'shiki', '@shikijs/transformers']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
   return hash.digest('hex');
 })();
 
