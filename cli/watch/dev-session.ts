@@ -10,7 +10,8 @@ import path from 'node:path';
 import { buildSite, createBuildSession, defaultCacheDir, disposeBuildSession, type BuildSession, type SiteOutput } from '../build.ts';
 import { loadConfig, type SiteConfig } from '../config.ts';
 import { createLogger, type LogLevel, type StageTiming } from '../log.ts';
-import { compileMdx, createCompileCache, precompile } from '../stages/compile.ts';
+import { bundledLanguages, isPlainLang, type BundledLanguage } from 'shiki';
+import { compileMdx, createCompileCache, getHighlighter, precompile, THEMES, type CompileCache } from '../stages/compile.ts';
 import type { SearchIndexOptions } from '../stages/search-index.ts';
 import { createServedOutput, type OutputChange } from './served-output.ts';
 import { createTemplateLoader } from './templates.ts';
@@ -49,6 +50,43 @@ export interface DevSession {
 }
 
 const WARM_UP_RUNS = 4;
+
+/** A fenced code block's opening line: its fence and language. */
+const FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w#+.-]+)[^\n]*\n/gm;
+
+/**
+ * Highlights the first code block of each language the documents use whose grammar is
+ * not loaded yet. Shiki loads a grammar, and compiles its patterns, on the first block in
+ * that language: for some, tens of milliseconds that the first edit of a document with
+ * such a block would otherwise wait for, when every document came from the disk cache.
+ * Without transformers, so the site's stylesheet of token classes is not touched.
+ */
+export async function warmGrammars(cache: CompileCache, sources: readonly string[], stop: () => boolean): Promise<void> {
+  const first = new Map<string, string>();
+  for (const source of sources) {
+    for (const match of source.matchAll(FENCE)) {
+      const [opening, fence, language] = match as unknown as [string, string, string];
+      if (first.has(language) || isPlainLang(language) || !(language in bundledLanguages)) continue;
+      const start = match.index + opening.length;
+      const end = source.indexOf(`\n${fence}`, start);
+      first.set(language, source.slice(start, end === -1 ? undefined : end));
+    }
+  }
+  if (first.size === 0 || stop()) return;
+  const highlighter = await getHighlighter(cache);
+  for (const [language, code] of first) {
+    if (stop()) return;
+    if (highlighter.getLoadedLanguages().includes(language)) continue;
+    try {
+      await highlighter.loadLanguage(language as BundledLanguage);
+      highlighter.codeToHtml(code, { lang: language, themes: THEMES, tokenizeTimeLimit: 0 });
+    } catch {
+      // The build shows such a block as plain text; nothing to warm.
+    }
+    // A turn for the server and the watcher between languages.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 export function createDevSession(options: DevSessionOptions): DevSession {
   const output = createServedOutput(options.outDir);
@@ -122,16 +160,20 @@ export function createDevSession(options: DevSessionOptions): DevSession {
      * state, is handed over.
      */
     async warmUp(interrupted) {
-      if (!session || session.compile.highlighter) return;
-      const scratch = createCompileCache();
+      if (!session) return;
+      const stop = () => interrupted() || closed;
       const sources = [...(session.lastRender?.sources ?? new Map<string, string>())].filter(([file]) => /\.mdx?$/.test(file)).map(([, source]) => source);
-      // A document of typical length: the longest would keep the compiler busy for a second.
-      const sample = sources.sort((a, b) => a.length - b.length)[Math.floor(sources.length / 2)] ?? '## Warm-up\n\nText.\n\n```text\nwarm-up\n```\n';
-      for (let run = 0; run < WARM_UP_RUNS && !interrupted() && !closed; run++) {
-        const source = `${sample}\n\nWarm-up ${run}.\n`;
-        await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => '/', siteUrl: '', cache: scratch }).catch(() => undefined);
+      if (!session.compile.highlighter) {
+        const scratch = createCompileCache();
+        // A document of typical length: the longest would keep the compiler busy for a second.
+        const sample = [...sources].sort((a, b) => a.length - b.length)[Math.floor(sources.length / 2)] ?? '## Warm-up\n\nText.\n\n```text\nwarm-up\n```\n';
+        for (let run = 0; run < WARM_UP_RUNS && !stop(); run++) {
+          const source = `${sample}\n\nWarm-up ${run}.\n`;
+          await compileMdx({ file: path.join(process.cwd(), 'warm-up.mdx'), relFile: 'warm-up.mdx', source }, { routeOfFile: () => '/', siteUrl: '', cache: scratch }).catch(() => undefined);
+        }
+        session.compile.highlighter ??= scratch.highlighter;
       }
-      session.compile.highlighter ??= scratch.highlighter;
+      await warmGrammars(session.compile, sources, stop);
     },
     interrupt() {
       output.interrupt();

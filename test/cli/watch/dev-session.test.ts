@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { DocsgenError, DocsgenErrors } from '../../../cli/errors.ts';
 import { TEMPLATES_DIR } from '../../../cli/paths.ts';
-import { createDevSession } from '../../../cli/watch/dev-session.ts';
+import { createCompileCache, disposeCompileCache, getHighlighter } from '../../../cli/stages/compile.ts';
+import { createDevSession, warmGrammars } from '../../../cli/watch/dev-session.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { checkNoTempLeftovers } from '../../helpers/temp.ts';
 
@@ -57,5 +58,25 @@ describe('dev session', () => {
     assert.ok(fixed.ok);
     await fixed.finish();
     assert.match(await served('docs/intro.html'), /Admonitions work\./);
+  });
+
+  it("warms the grammar of each language the documents' code blocks use, and leaves the site's token classes alone", async (t) => {
+    const cache = createCompileCache();
+    t.after(() => disposeCompileCache(cache));
+    const sources = [
+      '# A\n\n```python\nprint("x")\n```\n\n```http title="Resposta"\nHTTP/1.1 200 OK\n```\n',
+      '# B\n\n~~~swift\nlet x = 1\n~~~\n\n```text\nplain\n```\n\n```no-such-language\nx\n```\n',
+    ];
+    await warmGrammars(cache, sources, () => false);
+    const loaded = (await getHighlighter(cache)).getLoadedLanguages();
+    for (const language of ['python', 'http', 'swift']) assert.ok(loaded.includes(language), `${language} is loaded`);
+    assert.equal(cache.styleToClass.getClassRegistry().size, 0, 'no token class was added to the stylesheet');
+  });
+
+  it('warms nothing once it is told to stop', async (t) => {
+    const cache = createCompileCache();
+    t.after(() => disposeCompileCache(cache));
+    await warmGrammars(cache, ['```python\nx\n```\n'], () => true);
+    assert.equal(cache.highlighter, undefined, 'the highlighter was not even made');
   });
 });
