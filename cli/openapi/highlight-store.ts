@@ -10,7 +10,7 @@
  * the compiler that made it (the compile cache's salt); a missing, stale or unreadable
  * file only costs the highlighting.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiskEntry } from '../stages/compile.ts';
@@ -51,7 +51,7 @@ export async function openHighlightStore(dir: string | undefined, salt: string):
       if (keys.length === Object.keys(read).length && keys.every((key) => read[key]?.[0] === kept[key]![0])) return;
       const file = path.join(dir, FILE);
       // Written aside and renamed: two builds of one site (a test run, watch mode beside a build) never read half a file.
-      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+      const temporary = `${file}.${randomUUID()}.tmp`;
       try {
         await mkdir(dir, { recursive: true });
         await writeFile(temporary, JSON.stringify({ salt, entries: kept } satisfies StoredFile));

@@ -11,7 +11,7 @@
  * Its name hashes what else decides the output: docsgen's bundling code, the versions of
  * esbuild and of the CSS tools, the entry points and the site's folder.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -98,7 +98,9 @@ export function saveBundle(store: BundleStore, key: string, result: BundleResult
       };
       await mkdir(store.dir, { recursive: true });
       // Bytes first, then the manifest that makes the entry: a build reading meanwhile finds no entry, or a whole one.
-      const temporary = (name: string) => path.join(store.dir, `${name}.${process.pid}.tmp`);
+      // Named apart for each write: two builds of one site in one process may keep the same bundle at once.
+      const writeId = randomUUID();
+      const temporary = (name: string) => path.join(store.dir, `${name}.${writeId}.tmp`);
       await writeFile(temporary(`${key}.bin`), Buffer.concat(result.files.map((file) => file.contents)));
       await rename(temporary(`${key}.bin`), path.join(store.dir, `${key}.bin`));
       await writeFile(temporary(`${key}.json`), JSON.stringify(manifest));
