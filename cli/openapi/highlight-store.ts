@@ -7,8 +7,8 @@
  * One file holds what the last build highlighted, by language and code, with the token
  * classes each block uses (as a compiled document's entry keeps its own), so the code
  * stylesheet comes out the same as when they are highlighted again. It is valid only for
- * the compiler that made it (the compile cache's salt); a missing, stale or unreadable
- * file only costs the highlighting.
+ * the highlighter and the options that made it (the salt the caller gives); a missing,
+ * stale or unreadable file only costs the highlighting.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
