@@ -58,7 +58,8 @@ const rehypeHighlight: Plugin<[RehypeHighlightOptions], Root> = (options) => asy
   }
 };
 
-async function ensureLanguage(highlighter: RehypeHighlightOptions['highlighter'], requested: string): Promise<string> {
+/** Loads the grammar of `requested` if Shiki has one; the language to highlight with ('text' for plain or unknown ones). */
+export async function ensureLanguage(highlighter: RehypeHighlightOptions['highlighter'], requested: string): Promise<string> {
   if (isPlainLang(requested)) return 'text';
   if (highlighter.getLoadedLanguages().includes(requested)) return requested;
   if (requested in bundledLanguages) {

@@ -117,8 +117,9 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   // Only for a session's first bundle: after that, an esbuild context rebuilds what changed
   // sooner than the kept bundle's inputs can be hashed, and keeping each rebuild would
   // hash them again while the author waits for the page.
-  const key = options.store && !cache?.result ? bundleKey(signature, workDir) : undefined;
-  const kept = options.store && key ? await readBundle(options.store, key) : undefined;
+  const store = cache?.result ? undefined : options.store;
+  const key = bundleKey(signature, workDir);
+  const kept = store && (await readBundle(store, key));
   if (kept) {
     if (cache) {
       // The contexts of an incremental session are made by its first rebuild that needs them.
@@ -235,7 +236,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     cache.result = bundled;
     cache.inputs = await snapshot(workDir, inputs);
   }
-  if (options.store && key) saveBundle(options.store, key, bundled, [...new Set(inputs.filter(isFileInput).map((input) => path.resolve(workDir, input)))]);
+  if (store) saveBundle(store, key, bundled, [...new Set(inputs.filter(isFileInput).map((input) => path.resolve(workDir, input)))]);
   return bundled;
 }
 

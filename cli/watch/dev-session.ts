@@ -10,7 +10,7 @@ import path from 'node:path';
 import { buildSite, createBuildSession, defaultCacheDir, disposeBuildSession, type BuildSession, type SiteOutput } from '../build.ts';
 import { loadConfig, type SiteConfig } from '../config.ts';
 import { createLogger, type LogLevel, type StageTiming } from '../log.ts';
-import { bundledLanguages, isPlainLang, type BundledLanguage } from 'shiki';
+import { ensureLanguage } from '../mdx/rehype-highlight.ts';
 import { compileMdx, createCompileCache, getHighlighter, precompile, THEMES, type CompileCache } from '../stages/compile.ts';
 import type { SearchIndexOptions } from '../stages/search-index.ts';
 import { createServedOutput, type OutputChange } from './served-output.ts';
@@ -66,7 +66,7 @@ export async function warmGrammars(cache: CompileCache, sources: readonly string
   for (const source of sources) {
     for (const match of source.matchAll(FENCE)) {
       const [opening, fence, language] = match as unknown as [string, string, string];
-      if (first.has(language) || isPlainLang(language) || !(language in bundledLanguages)) continue;
+      if (first.has(language)) continue;
       const start = match.index + opening.length;
       const end = source.indexOf(`\n${fence}`, start);
       first.set(language, source.slice(start, end === -1 ? undefined : end));
@@ -77,12 +77,9 @@ export async function warmGrammars(cache: CompileCache, sources: readonly string
   for (const [language, code] of first) {
     if (stop()) return;
     if (highlighter.getLoadedLanguages().includes(language)) continue;
-    try {
-      await highlighter.loadLanguage(language as BundledLanguage);
-      highlighter.codeToHtml(code, { lang: language, themes: THEMES, tokenizeTimeLimit: 0 });
-    } catch {
-      // The build shows such a block as plain text; nothing to warm.
-    }
+    // Plain and unknown languages come back as 'text', which has no grammar to warm.
+    const lang = await ensureLanguage(highlighter, language);
+    if (lang !== 'text') highlighter.codeToHtml(code, { lang, themes: THEMES, tokenizeTimeLimit: 0 });
     // A turn for the server and the watcher between languages.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -161,9 +161,9 @@ export class SearchEngine {
   private readonly load: JsonLoader;
   private readonly analyzer: QueryAnalyzer;
   private readonly shards = new Map<number, Promise<SearchShard>>();
-  private readonly pageFiles = new Map<number, Promise<PagePassageFile>>();
-  private readonly laterFiles = new Map<string, Promise<LaterPassageFile>>();
-  /** The files of pageFiles and laterFiles that have arrived, for loadedPassage(). */
+  /** Passage files by name (a page's, or one of its further files): each fetched once. */
+  private readonly passageFiles = new Map<string, Promise<PagePassageFile | LaterPassageFile>>();
+  /** The passage files that have arrived, for loadedPassage(). */
   private readonly arrived = new Map<string, PagePassageFile | LaterPassageFile>();
   /** Page of each record. */
   private readonly pageOf: number[] = [];
@@ -193,20 +193,14 @@ export class SearchEngine {
   /** Heading, anchor and text of one passage of a record; each file holding it is fetched once. */
   async passage(record: number, passage: number): Promise<SearchPassage> {
     const page = this.pageOf[record];
-    const missing = () => new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
-    if (page === undefined) throw missing();
-    const name = pageFileName(page);
-    const file = await this.passageFile(this.pageFiles, page, name);
-    const found = locatePassage(file, record - this.firstRecord[page]!, passage);
-    if (!found) throw missing();
-    let text = found.t;
-    if (found.later) {
-      const laterName = laterFileName(page, found.later.file);
-      const later = await this.passageFile(this.laterFiles, laterName, laterName);
-      text = later[found.later.record]?.[found.later.passage];
+    if (page !== undefined) {
+      const file = (await this.passageFile(pageFileName(page))) as PagePassageFile;
+      const later = locatePassage(file, record - this.firstRecord[page]!, passage)?.later;
+      if (later) await this.passageFile(laterFileName(page, later.file));
     }
-    if (text === undefined) throw missing();
-    return { h: found.h, a: found.a, t: text };
+    const found = this.loadedPassage(record, passage);
+    if (!found) throw new Error(`The search index has no passage ${passage} of record ${record}: it may have been replaced by a new deploy; search again.`);
+    return found;
   }
 
   /**
@@ -224,11 +218,12 @@ export class SearchEngine {
     return text === undefined ? undefined : { h: found.h, a: found.a, t: text };
   }
 
-  /** A passage file (`name` in the index's f/ folder), fetched once, and kept in `arrived` once it is here. */
-  private passageFile<K, T extends PagePassageFile | LaterPassageFile>(cache: Map<K, Promise<T>>, key: K, name: string): Promise<T> {
-    const had = cache.has(key);
-    const promise = this.fetchOnce(cache, key, `${this.meta.base}f/${name}.json`);
-    if (!had) promise.then((file) => this.arrived.set(name, file), () => undefined);
+  /** A passage file of the index's f/ folder, fetched once; in `arrived` once it is here (before its awaiters resume). */
+  private passageFile(name: string): Promise<PagePassageFile | LaterPassageFile> {
+    const known = this.passageFiles.get(name);
+    if (known) return known;
+    const promise = this.fetchOnce(this.passageFiles, name, `${this.meta.base}f/${name}.json`);
+    promise.then((file) => this.arrived.set(name, file), () => undefined);
     return promise;
   }
 
