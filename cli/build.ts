@@ -17,8 +17,9 @@ import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type O
 import { createBundleStore, flushBundleStore, type BundleStore } from './stages/bundle-store.ts';
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
 import { collect } from './stages/collect.ts';
+import { createSourceTextCache, type SourceTextCache } from './source-texts.ts';
 import { compile, createCompileCache, disposeCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
-import { lastUpdated, type LastUpdated } from './stages/last-updated.ts';
+import { commitDates, lastUpdated, type LastUpdated } from './stages/last-updated.ts';
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import { highlightApiExamples, type ApiExamples } from './openapi/reference-examples.ts';
@@ -43,6 +44,8 @@ import { generatedFiles, openStagingFolder, siteFiles, type OutputFile } from '.
 export interface BuildSession {
   compile: CompileCache;
   frontMatter: FrontMatterCache;
+  /** The sources' texts, read again only when a file's times change. */
+  sourceTexts: SourceTextCache;
   renderCache: RenderCache;
   links: LinkCheckCache;
   searchIndex: SearchIndexCache;
@@ -90,6 +93,7 @@ export function createBuildSession(
       poolFrom: options.compilePoolFrom,
     }),
     frontMatter: createFrontMatterCache(),
+    sourceTexts: createSourceTextCache(),
     renderCache: createRenderCache(),
     links: createLinkCheckCache(),
     searchIndex: createSearchIndexCache(),
@@ -205,10 +209,12 @@ export async function buildSite(
   // First, as it depends on the config alone: its files (the API reference's 2 MB bundle)
   // are then compressed on other threads while the documents compile. Side by side with
   // the stages below, esbuild saved no time on a large site and raised its peak memory.
+  // Started first, awaited once the docs are known: git runs while the main thread bundles and collects.
+  const commits = commitDates(config.root, [config.dirs.docs]);
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config), store: session.bundleStore }));
   options.bundled?.(client.files);
-  const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts }));
-  const updated = await task('last-updated', () => lastUpdated(collected.docs, config));
+  const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts, texts: session.sourceTexts }));
+  const updated = await task('last-updated', async () => lastUpdated(collected.docs, await commits));
   const apis = await task('openapi', () => loadApis(config, session));
   const apiExamples = await task('api-examples', () => loadApiExamples(apis, config, session));
   const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
@@ -256,6 +262,7 @@ export async function buildSite(
   if (options.release) {
     // No stage after this one reads the compiled documents (code, components, Markdown trees) or what the caches made of them.
     session.compile.mdx.clear();
+    session.sourceTexts.files.clear();
     compiled.docs.clear();
     session.markdown = createTwinCache();
     session.headers = createHeaderSourcesCache();

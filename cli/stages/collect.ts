@@ -2,7 +2,7 @@
  * Stage 1: find every source file (docs, blog posts, pages), read its front matter,
  * derive its route, and resolve the sidebars against the docs that exist.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
@@ -21,6 +21,7 @@ import {
   type PostFrontMatter,
 } from '../frontmatter.ts';
 import { listTree } from '../source-tree.ts';
+import { createSourceTextCache, pruneSourceTexts, readSourceTexts, type SourceTextCache } from '../source-texts.ts';
 
 interface SourceFile {
   /** Absolute path. */
@@ -28,6 +29,8 @@ interface SourceFile {
   /** Path relative to the site root, posix separators: what error messages show. */
   relFile: string;
   source: string;
+  /** When the file was last modified (ms since the epoch). */
+  mtimeMs: number;
 }
 
 export interface SourceDoc extends SourceFile {
@@ -104,15 +107,19 @@ export interface Collected {
 export interface CollectOptions {
   /** Build `draft: true` docs, posts and pages too: `serve --watch` does, `docsgen build` does not. */
   drafts?: boolean;
+  /** The texts read by the last builds of a build session, reused while a file's times are unchanged. */
+  texts?: SourceTextCache;
 }
 
 export async function collect(config: SiteConfig, frontMatter: FrontMatterCache = createFrontMatterCache(), options: CollectOptions = {}): Promise<Collected> {
   const errors: DocsgenError[] = [];
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
-  const allDocs = await collectDocs(config, rel, errors, frontMatter);
-  const { posts: allPosts, tags } = await collectPosts(config, rel, errors, frontMatter);
-  const allPages = await collectPages(config, rel, errors, frontMatter);
+  const texts = options.texts ?? createSourceTextCache();
+  const allDocs = await collectDocs(config, rel, errors, frontMatter, texts);
+  const { posts: allPosts, tags } = await collectPosts(config, rel, errors, frontMatter, texts);
+  const allPages = await collectPages(config, rel, errors, frontMatter, texts);
+  pruneSourceTexts(texts, [...allDocs, ...allPosts, ...allPages].map((item) => item.file));
   const left = (item: SourceDoc | SourcePost | SourcePage) => !options.drafts && item.frontMatter?.draft === true;
   const docs = allDocs.filter((d) => !left(d));
   const posts = allPosts.filter((p) => !left(p));
@@ -153,23 +160,20 @@ function listFiles(config: SiteConfig, dir: string, extensions: readonly string[
   return tree.files.map((f) => f.file);
 }
 
-/**
- * Read synchronously: a site's sources are a few hundred small files, which the disk
- * cache answers in microseconds each, while each asynchronous read waits its turn in
- * Node's pool of four threads. In watch mode this stage runs on every save.
- */
-function readAll(files: readonly string[]): string[] {
-  return files.map((file) => readFileSync(file, 'utf8'));
-}
-
-async function collectDocs(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], frontMatter: FrontMatterCache): Promise<SourceDoc[]> {
+async function collectDocs(
+  config: SiteConfig,
+  rel: (f: string) => string,
+  errors: DocsgenError[],
+  frontMatter: FrontMatterCache,
+  texts: SourceTextCache,
+): Promise<SourceDoc[]> {
   const files = listFiles(config, config.dirs.docs, ['.mdx', '.md'], errors);
-  const sources = readAll(files);
+  const sources = readSourceTexts(files, texts);
   const byId = new Map<string, SourceDoc>();
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const pathId = path.relative(config.dirs.docs, file).replace(/\.mdx?$/, '').split(path.sep).join('/');
-    const source = sources[index]!;
+    const { text: source, mtimeMs } = sources[index]!;
     const fm = parseFrontMatter(source, docFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
     const { id, route } = docIdAndRoute(pathId, fm.data, config.docs.routeBasePath);
@@ -190,6 +194,7 @@ async function collectDocs(config: SiteConfig, rel: (f: string) => string, error
       file,
       relFile,
       source,
+      mtimeMs,
       frontMatter: fm.data,
     });
   }
@@ -203,6 +208,7 @@ async function collectPosts(
   rel: (f: string) => string,
   errors: DocsgenError[],
   frontMatter: FrontMatterCache,
+  texts: SourceTextCache,
 ): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
   if (!config.blog.enabled) return { posts: [], tags: [] };
   const dir = config.dirs.blog;
@@ -212,7 +218,7 @@ async function collectPosts(
   const tags = new Map<string, TagInfo>();
   const posts: SourcePost[] = [];
   const files = listFiles(config, dir, ['.mdx', '.md'], errors);
-  const sources = readAll(files);
+  const sources = readSourceTexts(files, texts);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const match = POST_FILE.exec(path.basename(file));
@@ -226,7 +232,7 @@ async function collectPosts(
       continue;
     }
     const [, year, month, day, fileSlug] = match as unknown as [string, string, string, string, string];
-    const source = sources[index]!;
+    const { text: source, mtimeMs } = sources[index]!;
     const fm = parseFrontMatter(source, postFrontMatterSchema, relFile, frontMatter);
     errors.push(...fm.errors);
     if (!fm.data) continue;
@@ -275,6 +281,7 @@ async function collectPosts(
       file,
       relFile,
       source,
+      mtimeMs,
       frontMatter: fm.data,
       authors: postAuthors,
       tags: postTags,
@@ -303,23 +310,29 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
   }
 }
 
-async function collectPages(config: SiteConfig, rel: (f: string) => string, errors: DocsgenError[], parsed: FrontMatterCache): Promise<SourcePage[]> {
+async function collectPages(
+  config: SiteConfig,
+  rel: (f: string) => string,
+  errors: DocsgenError[],
+  parsed: FrontMatterCache,
+  texts: SourceTextCache,
+): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
   const files = listFiles(config, config.dirs.pages, ['.tsx', '.mdx'], errors);
-  const sources = readAll(files);
+  const sources = readSourceTexts(files, texts);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const name = path.relative(config.dirs.pages, file).replace(/\.(tsx|mdx)$/, '').split(path.sep).join('/');
     const route = name === 'index' ? '/' : `/${name.replace(/\/index$/, '')}`;
     const format = file.endsWith('.tsx') ? 'tsx' : 'mdx';
-    const source = sources[index]!;
+    const { text: source, mtimeMs } = sources[index]!;
     let frontMatter: PageFrontMatter | undefined;
     if (format === 'mdx') {
       const fm = parseFrontMatter(source, pageFrontMatterSchema, relFile, parsed);
       errors.push(...fm.errors);
       frontMatter = fm.data;
     }
-    pages.push({ kind: 'page', route, format, file, relFile, source, frontMatter });
+    pages.push({ kind: 'page', route, format, file, relFile, source, mtimeMs, frontMatter });
   }
   return pages;
 }

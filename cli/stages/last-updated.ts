@@ -2,37 +2,26 @@
  * Stage: when each doc last changed, for "Last updated on" under it. The date of the
  * file's last commit, all files read from one `git log` per build (one process per file
  * costs seconds on a large site); a file git does not know (no repository, git not
- * installed, not committed yet) gets its modification time.
+ * installed, not committed yet) gets its modification time, as the collect stage found it.
  */
 import { execFile } from 'node:child_process';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pMap from 'p-map';
-import type { SiteConfig } from '../config.ts';
 
 /** ISO 8601 date-time (UTC) by source file, relative to the site root, posix. */
 export type LastUpdated = ReadonlyMap<string, string>;
 
 const run = promisify(execFile);
-/** Files whose times are asked for at once. */
-const STAT_LANES = 16;
 
-export async function lastUpdated(files: readonly { file: string; relFile: string }[], config: SiteConfig): Promise<LastUpdated> {
-  const committed = await commitDates(config.root, [...new Set(files.map((f) => path.dirname(f.file)))]);
-  // A few files' times asked for at once: one after the other, a thousand uncommitted
-  // docs took 40 ms of every save's rebuild in watch mode.
-  const found = await pMap(files, async ({ file, relFile }) => [relFile, committed.get(relFile) ?? (await stat(file).then((s) => s.mtime.toISOString(), () => undefined))] as const, {
-    concurrency: STAT_LANES,
-  });
-  const dates = new Map<string, string>();
-  for (const [relFile, date] of found) if (date) dates.set(relFile, date);
-  return dates;
+/** Each doc's date: its last commit's, else its modification time (`committed` from commitDates()). */
+export function lastUpdated(files: readonly { relFile: string; mtimeMs: number }[], committed: ReadonlyMap<string, string>): LastUpdated {
+  return new Map(files.map(({ relFile, mtimeMs }) => [relFile, committed.get(relFile) ?? new Date(mtimeMs).toISOString()]));
 }
 
 /**
  * Newest commit date of every file under `dirs` from one `git log`, relative to `root`.
- * Empty when there is no repository or no git: the callers fall back to mtimes.
+ * Empty when there is no repository or no git: the callers fall back to mtimes. Never
+ * rejects, so a build can start it first and wait for it only when the docs are known.
  */
 export async function commitDates(root: string, dirs: readonly string[]): Promise<Map<string, string>> {
   const dates = new Map<string, string>();

@@ -14,6 +14,7 @@ import { renderToString } from 'react-dom/server';
 import { loadConfig } from '../../../cli/config.ts';
 import { siteData } from '../../../cli/stages/render.ts';
 import { commitDates, lastUpdated } from '../../../cli/stages/last-updated.ts';
+import { createSourceTextCache, readSourceTexts } from '../../../cli/source-texts.ts';
 import { EditMeta } from '../../../templates/components/EditMeta.tsx';
 import { SiteContext } from '../../../templates/components/SiteContext.tsx';
 import { buildFixture } from '../../helpers/build.ts';
@@ -86,8 +87,9 @@ describe('last-updated dates and edit links', () => {
     await makeFiles(root, ['docs/a.mdx']);
     const file = path.join(root, 'docs/a.mdx');
     await utimes(file, new Date('2022-01-02T03:04:05Z'), new Date('2022-01-02T03:04:05Z'));
-    const config = { root } as Parameters<typeof lastUpdated>[1];
-    const dates = await lastUpdated([{ file, relFile: 'docs/a.mdx' }], config);
+    // The time as the collect stage reads it with the text.
+    const [read] = readSourceTexts([file], createSourceTextCache());
+    const dates = lastUpdated([{ relFile: 'docs/a.mdx', mtimeMs: read!.mtimeMs }], await commitDates(root, [path.join(root, 'docs')]));
     assert.equal(dates.get('docs/a.mdx'), '2022-01-02T03:04:05.000Z');
   });
 
