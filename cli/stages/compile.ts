@@ -117,6 +117,11 @@ export interface CompileCache {
   inflight: Map<string, Promise<CompiledMdx>>;
   /** Keys asked for by the build under way; the others are dropped from `mdx` when it ends. */
   used: Set<string>;
+  /**
+   * The last key of each file, with what it was made from: a rebuild asks for the key of
+   * every source, and hashing a thousand of them again took 5 ms of every save.
+   */
+  keys: Map<string, { source: string; context: string; key: string }>;
   /** What the last build knew of routes, for precompile(). */
   last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string };
   /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
@@ -147,6 +152,7 @@ export function createCompileCache(options: { diskDir?: string; workers?: number
     writes: new Set(),
     inflight: new Map(),
     used: new Set(),
+    keys: new Map(),
     tsx: new Map(),
   };
 }
@@ -232,8 +238,14 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   };
 
   const total = collected.docs.length + collected.posts.length + collected.pages.length;
+  // Counted by what this session has not compiled yet, not by the site's size: a rebuild of
+  // a large site in watch mode with a document or two to compile would otherwise start the
+  // workers, and wait a second for them to load MDX and Shiki. (The disk cache may still
+  // hold the ones counted here; the pool starts only when a document is in neither.)
+  const mdxSources = [...collected.docs, ...collected.posts, ...collected.pages.filter((page) => page.format === 'mdx')];
+  const uncompiled = mdxSources.filter((source) => !cache.mdx.has(cacheKey(source, { routesKey, siteUrl, cache }))).length;
   const pool =
-    cache.workers > 0 && total >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey, siteUrl }) : undefined;
+    cache.workers > 0 && uncompiled >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey, siteUrl }) : undefined;
   const context: CompileContext = { routeOfFile, routesKey, siteUrl, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
   // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
@@ -278,6 +290,7 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   ): CompiledSite {
     // Earlier versions of edited documents: a long watch session would otherwise keep every one.
     for (const key of cache.mdx.keys()) if (!cache.used.has(key)) cache.mdx.delete(key);
+    for (const [slot, known] of cache.keys) if (!cache.used.has(known.key)) cache.keys.delete(slot);
     if (errors.length > 0) {
       // Sources compile a few at a time: the report keeps one order whatever finished first.
       errors.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
@@ -327,8 +340,13 @@ export function getHighlighter(cache: CompileCache) {
   return cache.highlighter;
 }
 
-function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'siteUrl' | 'forExcerpt'>): string {
-  return createHash('sha1')
+function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'siteUrl' | 'forExcerpt' | 'cache'>): string {
+  const settings = `${context.routesKey ?? ''}\0${context.siteUrl}\0${context.forExcerpt ? 'x' : ''}`;
+  const slot = context.forExcerpt ? `${input.file}\0excerpt` : input.file;
+  const known = context.cache.keys.get(slot);
+  // An unchanged source is the very string the last build had (see ../source-texts.ts): comparing it costs nothing.
+  if (known && known.source === input.source && known.context === settings) return known.key;
+  const key = createHash('sha1')
     .update(CACHE_SALT)
     .update(context.routesKey ?? '')
     .update('\0')
@@ -339,6 +357,8 @@ function cacheKey(input: { file: string; source: string }, context: Pick<Compile
     .update(input.source)
     .update(context.forExcerpt ? 'x' : '')
     .digest('hex');
+  context.cache.keys.set(slot, { source: input.source, context: settings, key });
+  return key;
 }
 
 /** Compiles one MDX source. Throws a DocsgenError pointing at the line for syntax and runtime errors. */

@@ -62,4 +62,30 @@ describe('compile pool', () => {
     assert.match(alone, /content\/docs\/intro\.mdx:\d+:\d+/);
     assert.equal(await messageOf(2), alone);
   });
+
+  it('starts workers for as many sources as a build has to compile, not for the size of the site', async (t) => {
+    const site = await makeSite(t);
+    const docs = [0, 1, 2, 3].map((i) => path.join(site, 'content/docs/guia', `extra-${i}.mdx`));
+    const write = (file: string, text: string) => writeFile(file, `---\ntitle: Extra\ndescription: Extra page.\n---\n\n${text}\n`);
+    await Promise.all(docs.map((file, i) => write(file, `Texto ${i}.`)));
+    let started = 0;
+    const count = () => started++;
+    process.on('worker', count);
+    t.after(() => process.off('worker', count));
+    // As watch mode keeps one session; the site has more sources than the pool's threshold.
+    const session = createBuildSession({ compileWorkers: 2, compilePoolFrom: 3 });
+    t.after(() => disposeBuildSession(session));
+    const config = await loadConfig(site);
+    const rebuild = () => buildSite(config, { session, cache: false, logger: quiet() });
+    await rebuild();
+    assert.ok(started > 0, 'the first build compiles every source, in workers');
+    started = 0;
+    await write(docs[0]!, 'Texto mudado.');
+    const one = await rebuild();
+    assert.equal(started, 0, 'one changed document is compiled on the main thread');
+    assert.ok(one.pages.some((page) => page.html.includes('Texto mudado.')));
+    await Promise.all(docs.slice(1).map((file) => write(file, 'Outro texto.')));
+    await rebuild();
+    assert.ok(started > 0, 'three changed documents, the threshold, go to workers again');
+  });
 });
