@@ -157,7 +157,7 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   files.push({ path: 'llms.txt', contents: bytesOf(llmsText) });
   const full = [...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text);
   const last = cache?.llmsFull;
-  const fullBytes = last && last.parts.length === full.length && last.parts.every((part, i) => part === full[i]) ? last.bytes : llmsFullTxt(full);
+  const fullBytes = last && last.parts.length === full.length && last.parts.every((part, i) => part === full[i]) ? last.bytes : llmsFullTxt(full.map((text) => ({ text, bytes: bytesOf(text) })));
   files.push({ path: 'llms-full.txt', contents: fullBytes });
   if (cache) {
     cache.encoded = encoded;

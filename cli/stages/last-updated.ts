@@ -5,6 +5,7 @@
  * installed, not committed yet) gets its modification time, as the collect stage found it.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -25,7 +26,7 @@ export function lastUpdated(files: readonly { relFile: string; mtimeMs: number }
  */
 export async function commitDates(root: string, dirs: readonly string[]): Promise<Map<string, string>> {
   const dates = new Map<string, string>();
-  if (dirs.length === 0) return dates;
+  if (dirs.length === 0 || !mayBeInRepository(root)) return dates;
   let output: string;
   try {
     const args = ['-c', 'core.quotepath=off', 'log', '--format=%x00%cI', '--name-only', '--no-renames', '--relative', '--', ...dirs.map((d) => path.relative(root, d) || '.')];
@@ -41,4 +42,19 @@ export async function commitDates(root: string, dirs: readonly string[]): Promis
     for (const name of names) if (name && !dates.has(name)) dates.set(name, iso);
   }
   return dates;
+}
+
+/**
+ * Whether git could find a repository for `root`: a `.git` folder or file in it or a
+ * folder above it, or GIT_DIR set. Starting git costs the main thread about 10 ms on a
+ * large site's build (Node forks the whole process), every save in watch mode, which a
+ * site outside any repository need not pay. Git itself may still refuse what this finds
+ * (a ceiling, another file system); then it reports no repository, as before.
+ */
+function mayBeInRepository(root: string): boolean {
+  if (process.env.GIT_DIR) return true;
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }

@@ -70,9 +70,16 @@ export function securityHeaders(
     'frame-src': new Set(),
     'connect-src': new Set(),
   };
+  // Every page carries the same few inline scripts: each is hashed once, not once a page.
+  const hashes = new Map<string, string>();
+  const hashOf = (script: string) => {
+    let hash = hashes.get(script);
+    if (hash === undefined) hashes.set(script, (hash = `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`));
+    return hash;
+  };
   for (const page of input.pages) {
     const found = cache.sourcesOfPage.get(page) ?? scanPage(page.html);
-    for (const script of found.inlineScripts) sources['script-src'].add(`'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
+    for (const script of found.inlineScripts) sources['script-src'].add(hashOf(script));
     for (const [directive, url] of found.external) sources[directive].add(originOf(url));
   }
   for (const api of input.apis) for (const url of tryItServers(api, input.sandboxOf?.(api.id))) sources['connect-src'].add(originOf(url));
