@@ -36,7 +36,7 @@ export interface WatchOptions extends Pick<DevSessionOptions, 'root' | 'outDir' 
   handleSignals?: boolean;
   /** Quiet time after a change before building, so the several events of one save make one build. */
   debounceMs?: number;
-  /** How long a changed file must stay unmodified before a build reads it (an editor may write it in place, in parts). */
+  /** How long a changed file must have stayed unmodified before a build that read it is shown (an editor may write it in place, in parts). */
   settleMs?: number;
 }
 
@@ -132,10 +132,10 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   await Promise.all([watcher, configWatcher].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
 
   /** Builds, tells open pages and the terminal; `since`: when the change was seen, so the time printed covers the wait for the save to settle too. */
-  async function rebuild(batch: ReadonlySet<string>, since: number): Promise<void> {
+  async function rebuild(batch: ReadonlySet<string>, since: number, settled: () => Promise<boolean>): Promise<void> {
     const before = dev.config;
-    const outcome = await dev.rebuild(batch);
-    if ('closed' in outcome) return;
+    const outcome = await dev.rebuild(batch, settled);
+    if ('closed' in outcome || 'superseded' in outcome) return;
     builds++;
     const report = { batch, ms: performance.now() - since, timings: outcome.timings };
     if (dev.config && before && dev.config !== before) {
@@ -206,7 +206,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     process.once('SIGTERM', onSignal);
   }
 
-  const firstBuild = rebuild(new Set(), performance.now());
+  const firstBuild = rebuild(new Set(), performance.now(), () => Promise.resolve(true));
   queue.run(async () => {
     await firstBuild;
     await dev.warmUp(() => closing !== undefined || queue.waiting > 0);

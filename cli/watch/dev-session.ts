@@ -33,13 +33,18 @@ export type RebuildOutcome =
   | { ok: true; site: SiteOutput; change: OutputChange; timings: StageTiming[]; finish: () => Promise<void> }
   | { ok: false; error: unknown; timings: StageTiming[] }
   /** The session was disposed while building. */
-  | { ok: false; closed: true };
+  | { ok: false; closed: true }
+  /** A file changed after the build read it: nothing was written, a newer build follows. */
+  | { ok: false; superseded: true };
 
 export interface DevSession {
   /** The config of the last build that could load it. */
   readonly config: SiteConfig | undefined;
-  /** Builds the site with `changed` files (none: the first build) and writes it into the served folder. */
-  rebuild(changed: ReadonlySet<string>): Promise<RebuildOutcome>;
+  /**
+   * Builds the site with `changed` files (none: the first build) and writes it into the
+   * served folder; `settled`, when given, is asked first, and a false answer writes nothing.
+   */
+  rebuild(changed: ReadonlySet<string>, settled?: () => Promise<boolean>): Promise<RebuildOutcome>;
   /** Starts compiling a saved document while the build waits for the save to settle. */
   precompile(file: string): void;
   /** Pays the compiler's start-up while the author reads; stops when `interrupted()`. */
@@ -107,7 +112,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     get config() {
       return config;
     },
-    async rebuild(changed) {
+    async rebuild(changed, settled = () => Promise.resolve(true)) {
       for (const file of changed) {
         if (file === configFile || file === config?.configFile) configStale = true;
         else if (isTemplateModule(file)) templatesStale = true;
@@ -125,6 +130,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
         }
         const site = await buildSite(config, { logger, session, searchIndex: 'later', drafts: true });
         if (closed) return { ok: false, closed: true };
+        if (!(await settled())) return { ok: false, superseded: true };
         // The search index is made after the browsers were told, in the gaps between the requests of the pages they reload.
         const later = site.searchIndex;
         const served = later ? { ...site, searchIndex: (index?: SearchIndexOptions) => later({ ...index, yieldTo: options.serverIdle }) } : site;
@@ -133,6 +139,8 @@ export function createDevSession(options: DevSessionOptions): DevSession {
         return { ok: true, site, change, timings: logger.timings, finish };
       } catch (error) {
         if (closed) return { ok: false, closed: true };
+        // A half-written file's error is not the author's: the build of the whole file follows.
+        if (!(await settled())) return { ok: false, superseded: true };
         return { ok: false, error, timings: logger.timings };
       }
     },

@@ -1,9 +1,11 @@
 /**
  * When watch mode builds: the saves of a moment become one build, one build runs at a
- * time, and the saves made meanwhile become one more build. A build starts only once
- * its files stopped changing (an editor may write a file in place, in parts), and a save
- * the file watcher dropped (chokidar ignores a change that follows another on the same
- * file within 50 ms) is caught by a second look at the file just after that window.
+ * time, and the saves made meanwhile become one more build. A build's result is shown
+ * only once its files stopped changing (an editor may write a file in place, in parts):
+ * the build starts at once and asks, before it publishes, whether each file is still the
+ * one it read and has been quiet for a while (see `settled`). A save the file watcher
+ * dropped (chokidar ignores a change that follows another on the same file within 50 ms)
+ * is caught by a second look at the file just after that window.
  */
 import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -12,10 +14,15 @@ import { fileSignature, signatureOfSync } from '../file-signature.ts';
 export interface RebuildQueueOptions {
   /** Quiet time after a change before building, so the several events of one save make one build. */
   debounceMs: number;
-  /** How long a changed file must stay unmodified before a build reads it. */
+  /** How long a changed file must have stayed unmodified before a build that read it is shown. */
   settleMs: number;
-  /** Builds the changed files; `since` is when the first of them was seen (performance.now()). */
-  build(batch: ReadonlySet<string>, since: number): Promise<void>;
+  /**
+   * Builds the changed files; `since` is when the first of them was seen (performance.now()).
+   * Before it shows its result (or its error), the build awaits `settled()`: false means a
+   * file changed after the build read it, and the build must show nothing; the queue
+   * builds the batch again.
+   */
+  build(batch: ReadonlySet<string>, since: number, settled: () => Promise<boolean>): Promise<void>;
   /** Any change: what the last build still does in the background should make way. */
   onChange?(file: string): void;
   /** The first save of a burst while no build runs: the moment to start reading it. */
@@ -41,7 +48,7 @@ export interface RebuildQueue {
 
 /** chokidar ignores a second change to a file this soon after the first. */
 const CHANGE_THROTTLE_MS = 50;
-/** A file written continuously (or with an mtime in the future) is built after this many times settleMs anyway. */
+/** A file written continuously (or with an mtime in the future) is shown after this many times settleMs anyway. */
 const MAX_SETTLE_FACTOR = 40;
 
 export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
@@ -107,13 +114,24 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
     pending = new Set();
     pendingSince = undefined;
     start(async () => {
-      await settled(batch, options.settleMs, () => closed);
+      // As the build will read them: the check before showing its result compares with these.
+      const read = new Map<string, string | undefined>();
       for (const file of batch) {
         const signature = signatureOfSync(file);
+        read.set(file, signature);
         if (signature) builtAs.set(file, signature);
         else builtAs.delete(file);
       }
-      if (!closed) await options.build(batch, since);
+      if (closed) return;
+      const deadline = since + options.settleMs * MAX_SETTLE_FACTOR;
+      let superseded = false;
+      await options.build(batch, since, async () => {
+        superseded = !(await settled(read, options.settleMs, deadline, () => closed));
+        return !superseded;
+      });
+      // The watcher reports the newer version too, but a change it does not report (a
+      // folder's time moved by an ignored file) must not leave the shown result behind.
+      if (superseded && !closed) for (const file of batch) added(file);
     });
   }
 
@@ -145,21 +163,23 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
 }
 
 /**
- * Resolves once no file of `batch` was modified during the last `quietMs`: an editor that
- * writes a file in place truncates it first, and a build reading it then would show an
- * error for a file that is only half written. The file's mtime tells how long it has been
- * unmodified, so a file saved a while ago costs no wait.
+ * Whether the files a build read are still what it read, once each has stayed unmodified
+ * for `quietMs`: an editor that writes a file in place truncates it first, and a build of
+ * the half-written file would show an error for a file that is only half written. The
+ * build has usually taken longer than `quietMs` by the time it asks, so this costs no
+ * wait; a file modified since the build read it answers false at once. After `deadline`
+ * (a file written continuously, an mtime in the future) the result is shown as it is.
  */
-async function settled(batch: ReadonlySet<string>, quietMs: number, stop: () => boolean): Promise<void> {
-  const deadline = performance.now() + quietMs * MAX_SETTLE_FACTOR;
-  while (!stop() && performance.now() < deadline) {
+async function settled(read: ReadonlyMap<string, string | undefined>, quietMs: number, deadline: number, stop: () => boolean): Promise<boolean> {
+  for (;;) {
     const now = Date.now();
     let youngest = Infinity;
-    for (const file of batch) {
+    for (const [file, signature] of read) {
       const info = statSync(file, { throwIfNoEntry: false });
+      if ((info ? fileSignature(info) : undefined) !== signature) return false;
       if (info?.isFile()) youngest = Math.min(youngest, now - info.mtimeMs);
     }
-    if (youngest >= quietMs) return;
+    if (youngest >= quietMs || stop() || performance.now() >= deadline) return true;
     await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs, Math.max(1, quietMs - youngest))));
   }
 }

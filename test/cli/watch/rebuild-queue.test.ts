@@ -1,6 +1,7 @@
 /**
  * The rebuild queue on its own, with a stand-in build: saves in a row make one build, a
- * save during a build makes exactly one more, a save the file watcher missed is caught,
+ * save during a build makes exactly one more, a save the file watcher missed is caught, a
+ * build shows its result only once its files were quiet and unchanged since it read them,
  * and nothing is built once the queue is closed.
  */
 import assert from 'node:assert/strict';
@@ -89,6 +90,49 @@ describe('rebuild queue', () => {
     await waitFor('a second build', () => batches.length === 2);
     await queue.idle();
     assert.deepEqual(batches, [[file], [file]]);
+  });
+
+  it('has a build show nothing when its file changed after it read it, and builds the file again', async (t) => {
+    const dir = await tempDir(t, 'queue');
+    const file = path.join(dir, 'a.mdx');
+    await writeFile(file, 'first part');
+    const answers: boolean[] = [];
+    const { queue, batches } = recordingQueue({
+      build: async (batch, _since, settled) => {
+        batches.push([...batch]);
+        // The rest of the save lands while the first build runs, unreported (as chokidar drops it).
+        if (batches.length === 1) writeFileSync(file, 'first part, and the rest');
+        answers.push(await settled());
+      },
+    });
+    t.after(() => queue.close());
+    queue.modified(file, statSync(file));
+    await waitFor('a second build', () => batches.length === 2);
+    await queue.idle();
+    assert.deepEqual(answers, [false, true], 'the first build may not show its result, the second may');
+    assert.equal(batches.length, 2);
+  });
+
+  it('has a build wait, before it shows anything, until its files were quiet for the settle time', async (t) => {
+    const dir = await tempDir(t, 'queue');
+    const file = path.join(dir, 'a.mdx');
+    const SETTLE_MS = 300;
+    await writeFile(file, 'x');
+    const waited: number[] = [];
+    const { queue } = recordingQueue({
+      settleMs: SETTLE_MS,
+      build: async (_batch, _since, settled) => {
+        const { mtimeMs } = statSync(file);
+        assert.equal(await settled(), true);
+        waited.push(Date.now() - mtimeMs);
+      },
+    });
+    t.after(() => queue.close());
+    queue.modified(file, statSync(file));
+    await queue.idle();
+    assert.equal(waited.length, 1);
+    // Counted from the file's modification time, as the queue counts it.
+    assert.ok(waited[0]! >= SETTLE_MS, `the build was told to go ${waited[0]} ms after the save, before ${SETTLE_MS} ms of quiet`);
   });
 
   it('tells about the first save of a burst, to start reading it early', async (t) => {
