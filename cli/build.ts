@@ -262,6 +262,7 @@ export async function buildSite(
   if (options.release) {
     // No stage after this one reads the compiled documents (code, components, Markdown trees) or what the caches made of them.
     session.compile.mdx.clear();
+    session.compile.keys.clear();
     session.sourceTexts.files.clear();
     compiled.docs.clear();
     session.markdown = createTwinCache();

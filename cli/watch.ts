@@ -132,7 +132,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
   await Promise.all([watcher, configWatcher].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
 
   /** Builds, tells open pages and the terminal; `since`: when the change was seen, so the time printed covers the wait for the save to settle too. */
-  async function rebuild(batch: ReadonlySet<string>, since: number, settled: () => Promise<boolean>): Promise<void> {
+  async function rebuild(batch: ReadonlySet<string>, since: number, settled?: () => Promise<boolean>): Promise<void> {
     const before = dev.config;
     const outcome = await dev.rebuild(batch, settled);
     if ('closed' in outcome || 'superseded' in outcome) return;
@@ -206,7 +206,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     process.once('SIGTERM', onSignal);
   }
 
-  const firstBuild = rebuild(new Set(), performance.now(), () => Promise.resolve(true));
+  const firstBuild = rebuild(new Set(), performance.now());
   queue.run(async () => {
     await firstBuild;
     await dev.warmUp(() => closing !== undefined || queue.waiting > 0);

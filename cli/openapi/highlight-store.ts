@@ -10,9 +10,10 @@
  * the highlighter and the options that made it (the salt the caller gives); a missing,
  * stale or unreadable file only costs the highlighting.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeCacheFile } from '../cache-file.ts';
 import type { DiskEntry } from '../stages/compile.ts';
 
 type Classes = DiskEntry['classes'];
@@ -49,16 +50,12 @@ export async function openHighlightStore(dir: string | undefined, salt: string):
       if (!dir) return;
       const keys = Object.keys(kept);
       if (keys.length === Object.keys(read).length && keys.every((key) => read[key]?.[0] === kept[key]![0])) return;
-      const file = path.join(dir, FILE);
-      // Written aside and renamed: two builds of one site (a test run, watch mode beside a build) never read half a file.
-      const temporary = `${file}.${randomUUID()}.tmp`;
       try {
         await mkdir(dir, { recursive: true });
-        await writeFile(temporary, JSON.stringify({ salt, entries: kept } satisfies StoredFile));
-        await rename(temporary, file);
+        // Written aside and renamed: two builds of one site (a test run, watch mode beside a build) never read half a file.
+        await writeCacheFile(path.join(dir, FILE), JSON.stringify({ salt, entries: kept } satisfies StoredFile));
       } catch {
         // A cache that cannot be written only costs speed on the next build.
-        await rm(temporary, { force: true }).catch(() => undefined);
       }
     },
   };

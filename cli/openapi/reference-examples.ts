@@ -5,11 +5,8 @@
  * schema fields of every response. Runs before the compile stage, which writes the CSS
  * of every token class used so far.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { isPlainLang, type BundledLanguage } from 'shiki';
-import { PACKAGE_ROOT } from '../paths.ts';
+import { cacheSalt } from '../cache-salt.ts';
 import type { SiteConfig } from '../config.ts';
 import { asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 import { CACHE_SALT, getHighlighter, restoreClasses, THEMES, usedClasses, type CompileCache } from '../stages/compile.ts';
@@ -90,10 +87,7 @@ export async function highlightApiExamples(apis: readonly LoadedApiDocument[], c
 type Highlight = (language: string, code: string) => Promise<string>;
 
 /** Kept code is valid for the highlighter that made it (the compile cache's salt) and the options this file gives it. */
-const STORE_SALT = createHash('sha1')
-  .update(CACHE_SALT)
-  .update(readFileSync(path.join(PACKAGE_ROOT, 'cli', 'openapi', 'reference-examples.ts')))
-  .digest('hex');
+const STORE_SALT = cacheSalt({ salts: [CACHE_SALT], files: ['cli/openapi/reference-examples.ts'] });
 
 function codeHighlighter(cache: CompileCache, store: HighlightStore): Highlight {
   return async (language, code) => {

@@ -11,13 +11,12 @@
  * Its name hashes what else decides the output: docsgen's bundling code, the versions of
  * esbuild and of the CSS tools, the entry points and the site's folder.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isCacheWriteUnderWay, writeCacheFile } from '../cache-file.ts';
 import pMap from 'p-map';
-import { PACKAGE_ROOT } from '../paths.ts';
+import { cacheSalt } from '../cache-salt.ts';
 import type { BundleResult } from './bundle.ts';
 
 /** Where entries go, and the writes still under way (a build waits for them before it ends). */
@@ -45,17 +44,10 @@ interface Manifest {
 /** Files hashed at once: enough to keep the thread pool busy. */
 const READ_LANES = 32;
 
-const require = createRequire(import.meta.url);
-
-const SALT: string = (() => {
-  const hash = createHash('sha1');
-  for (const file of ['bundle.ts', 'bundle-store.ts', 'scope-css.ts']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'cli', 'stages', file)));
-  for (const pkg of ['esbuild', 'postcss', 'postcss-prefix-selector']) {
-    const version = (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version?: string }).version;
-    hash.update(`\0${pkg}@${version ?? ''}`);
-  }
-  return hash.digest('hex');
-})();
+const SALT = cacheSalt({
+  files: ['bundle.ts', 'bundle-store.ts', 'scope-css.ts'].map((file) => `cli/stages/${file}`),
+  packages: ['esbuild', 'postcss', 'postcss-prefix-selector'],
+});
 
 /** The name of the entry for a bundle made with these entry points, from this folder. */
 export function bundleKey(signature: string, workDir: string): string {
@@ -97,15 +89,11 @@ export function saveBundle(store: BundleStore, key: string, result: BundleResult
         files: result.files.map((file) => ({ path: file.path, length: file.contents.byteLength })),
       };
       await mkdir(store.dir, { recursive: true });
-      // Bytes first, then the manifest that makes the entry: a build reading meanwhile finds no entry, or a whole one.
-      // Named apart for each write: two builds of one site in one process may keep the same bundle at once.
-      const writeId = randomUUID();
-      const temporary = (name: string) => path.join(store.dir, `${name}.${writeId}.tmp`);
-      await writeFile(temporary(`${key}.bin`), Buffer.concat(result.files.map((file) => file.contents)));
-      await rename(temporary(`${key}.bin`), path.join(store.dir, `${key}.bin`));
-      await writeFile(temporary(`${key}.json`), JSON.stringify(manifest));
-      await rename(temporary(`${key}.json`), path.join(store.dir, `${key}.json`));
-      const stale = (await readdir(store.dir)).filter((name) => !name.startsWith(`${key}.`) && !name.endsWith('.tmp'));
+      // Bytes first, then the manifest that makes the entry, each written aside and renamed: a
+      // build reading meanwhile (in this process or another) finds no entry, or a whole one.
+      await writeCacheFile(path.join(store.dir, `${key}.bin`), Buffer.concat(result.files.map((file) => file.contents)));
+      await writeCacheFile(path.join(store.dir, `${key}.json`), JSON.stringify(manifest));
+      const stale = (await readdir(store.dir)).filter((name) => name !== `${key}.bin` && name !== `${key}.json` && !isCacheWriteUnderWay(name));
       await Promise.all(stale.map((name) => rm(path.join(store.dir, name), { force: true })));
     } catch {
       // A bundle that cannot be kept only costs the next build its time; an input that

@@ -116,9 +116,10 @@ export async function collect(config: SiteConfig, frontMatter: FrontMatterCache 
   const rel = (file: string) => path.relative(config.root, file).split(path.sep).join('/');
 
   const texts = options.texts ?? createSourceTextCache();
-  const allDocs = await collectDocs(config, rel, errors, frontMatter, texts);
-  const { posts: allPosts, tags } = await collectPosts(config, rel, errors, frontMatter, texts);
-  const allPages = await collectPages(config, rel, errors, frontMatter, texts);
+  const context: CollectContext = { config, rel, errors, frontMatter, texts };
+  const allDocs = await collectDocs(context);
+  const { posts: allPosts, tags } = await collectPosts(context);
+  const allPages = await collectPages(context);
   pruneSourceTexts(texts, [...allDocs, ...allPosts, ...allPages].map((item) => item.file));
   const left = (item: SourceDoc | SourcePost | SourcePage) => !options.drafts && item.frontMatter?.draft === true;
   const docs = allDocs.filter((d) => !left(d));
@@ -165,13 +166,18 @@ function listSourceTree(config: SiteConfig, dir: string, extensions: readonly st
   return tree.files;
 }
 
-async function collectDocs(
-  config: SiteConfig,
-  rel: (f: string) => string,
-  errors: DocsgenError[],
-  frontMatter: FrontMatterCache,
-  texts: SourceTextCache,
-): Promise<SourceDoc[]> {
+/** What each kind of source is collected with: the problems found go to `errors`. */
+interface CollectContext {
+  config: SiteConfig;
+  /** Path relative to the site root, posix separators. */
+  rel: (file: string) => string;
+  errors: DocsgenError[];
+  frontMatter: FrontMatterCache;
+  texts: SourceTextCache;
+}
+
+async function collectDocs(context: CollectContext): Promise<SourceDoc[]> {
+  const { config, rel, errors, frontMatter, texts } = context;
   const tree = listSourceTree(config, config.dirs.docs, ['.mdx', '.md'], errors);
   const sources = readSourceTexts(tree.map((f) => f.file), texts);
   // The paths from the folder's own listing: path.relative() for each of a thousand docs took 2.5 ms of every save in watch mode.
@@ -210,13 +216,8 @@ async function collectDocs(
 
 const POST_FILE = /^(\d{4})-(\d{2})-(\d{2})-([a-z0-9-]+)\.mdx?$/;
 
-async function collectPosts(
-  config: SiteConfig,
-  rel: (f: string) => string,
-  errors: DocsgenError[],
-  frontMatter: FrontMatterCache,
-  texts: SourceTextCache,
-): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
+async function collectPosts(context: CollectContext): Promise<{ posts: SourcePost[]; tags: TagInfo[] }> {
+  const { config, rel, errors, frontMatter, texts } = context;
   if (!config.blog.enabled) return { posts: [], tags: [] };
   const dir = config.dirs.blog;
   const authors = await readYamlMap(path.join(dir, 'authors.yml'), rel, errors);
@@ -317,13 +318,8 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
   }
 }
 
-async function collectPages(
-  config: SiteConfig,
-  rel: (f: string) => string,
-  errors: DocsgenError[],
-  parsed: FrontMatterCache,
-  texts: SourceTextCache,
-): Promise<SourcePage[]> {
+async function collectPages(context: CollectContext): Promise<SourcePage[]> {
+  const { config, rel, errors, frontMatter: parsed, texts } = context;
   const pages: SourcePage[] = [];
   const files = listFiles(config, config.dirs.pages, ['.tsx', '.mdx'], errors);
   const sources = readSourceTexts(files, texts);

@@ -5,7 +5,7 @@
  * recompiles what changed.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -42,6 +42,7 @@ import remarkTwinTree from '../mdx/remark-twin-tree.ts';
 import { mdxToMdast } from '../markdown/mdx-to-mdast.ts';
 import { markdownStyle, writeMarkdown } from '../markdown/write-markdown.ts';
 import type { TocItem } from '../../templates/shared/index.ts';
+import { cacheSalt } from '../cache-salt.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import { esbuildError } from '../esbuild-error.ts';
 import { signatureOf } from '../file-signature.ts';
@@ -185,17 +186,13 @@ export interface DiskEntry {
 /**
  * Cache entries are only valid for the exact compiler that made them: the salt covers
  * docsgen's MDX pipeline and Markdown twin sources and the versions of MDX, Shiki and
- * its transformers.
+ * its transformers. The sources, not the modules running them: the command and the tests
+ * share one cache.
  */
-export const CACHE_SALT: string = (() => {
-  const hash = createHash('sha1');
-  // The sources, not the modules running them: the command and the tests share one cache.
-  const dirs = [path.join(PACKAGE_ROOT, 'cli', 'mdx'), path.join(PACKAGE_ROOT, 'cli', 'markdown')];
-  const files = [path.join(PACKAGE_ROOT, 'cli', 'stages', 'compile.ts'), ...dirs.flatMap((dir) => readdirSync(dir).map((f) => path.join(dir, f)))];
-  for (const file of files.sort()) hash.update(readFileSync(file));
-  for (const pkg of ['@mdx-js/mdx', 'shiki', '@shikijs/transformers']) hash.update(readFileSync(path.join(PACKAGE_ROOT, 'node_modules', pkg, 'package.json')));
-  return hash.digest('hex');
-})();
+export const CACHE_SALT: string = cacheSalt({
+  files: ['cli/stages/compile.ts', ...['cli/mdx', 'cli/markdown'].flatMap((dir) => readdirSync(path.join(PACKAGE_ROOT, dir)).map((f) => `${dir}/${f}`))].sort(),
+  packages: ['@mdx-js/mdx', 'shiki', '@shikijs/transformers'],
+});
 
 async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
   if (!cache.diskDir) return undefined;

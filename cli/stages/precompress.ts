@@ -27,8 +27,9 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isCacheWriteUnderWay, writeCacheFile } from '../cache-file.ts';
 import { promisify } from 'node:util';
 import pMap from 'p-map';
 import zlib from 'node:zlib';
@@ -226,18 +227,16 @@ async function fromCache(cache: string, key: string): Promise<Compressed | undef
   }
 }
 
-/** Written under a temporary name and renamed, so a build running at the same time never reads half an entry. */
+/** Written aside and renamed (see ../cache-file.ts): a build running at the same time never reads half an entry. */
 async function toCache(cache: string, key: string, compressed: Compressed): Promise<void> {
   const length = Buffer.alloc(4);
   length.writeUInt32LE(compressed.br.length, 0);
-  const temp = path.join(cache, `${key}.${process.pid}.tmp`);
-  await writeFile(temp, Buffer.concat([length, compressed.br, compressed.gz]));
-  await rename(temp, path.join(cache, key));
+  await writeCacheFile(path.join(cache, key), Buffer.concat([length, compressed.br, compressed.gz]));
 }
 
 /** Keeps only the copies this build used, so the cache does not grow with every edit. */
 async function prune(cache: string, used: ReadonlySet<string>): Promise<void> {
   // Entries of the earlier layout (two files, x.br and x.gz) are not used, so they go too.
-  const stale = (await readdir(cache)).filter((name) => !name.endsWith('.tmp') && !used.has(name));
+  const stale = (await readdir(cache)).filter((name) => !isCacheWriteUnderWay(name) && !used.has(name));
   await Promise.all(stale.map((name) => rm(path.join(cache, name), { force: true })));
 }
