@@ -30,6 +30,7 @@ import { availableParallelism } from 'node:os';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isCacheWriteUnderWay, writeCacheFile } from '../cache-file.ts';
+import { writeAsLink } from '../linked-file.ts';
 import { promisify } from 'node:util';
 import pMap from 'p-map';
 import zlib from 'node:zlib';
@@ -99,15 +100,25 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     return compressed;
   };
   const keyOf = (contents: Uint8Array, level: Level) => `${level.brotli}.${level.gzip}-${createHash('sha256').update(contents).digest('base64url')}`;
-  /** Writes the copies smaller than `contents` beside `file`. */
-  const writeCopies = async (file: string, contents: Buffer, compressed: Compressed) => {
+  /**
+   * Writes the copies smaller than `contents` beside each of `files` (equal files): beside
+   * the first, and as second names of those beside the others (see ../linked-file.ts).
+   */
+  const writeCopies = async (files: readonly string[], contents: Buffer, compressed: Compressed) => {
     const copies = [
       { suffix: PRECOMPRESSED_EXTENSIONS.br, bytes: compressed.br },
       { suffix: PRECOMPRESSED_EXTENSIONS.gzip, bytes: compressed.gz },
     ].filter((copy) => copy.bytes.length < contents.length);
-    await Promise.all(copies.map((copy) => writeFile(file + copy.suffix, copy.bytes)));
-    if (copies.length > 0) result.files++;
-    result.copies += copies.length;
+    const [first, ...others] = files;
+    if (first === undefined || copies.length === 0) return;
+    await Promise.all(
+      copies.map(async (copy) => {
+        await writeFile(first + copy.suffix, copy.bytes);
+        await Promise.all(others.map((file) => writeAsLink(first + copy.suffix, file + copy.suffix, copy.bytes)));
+      }),
+    );
+    result.files += files.length;
+    result.copies += copies.length * files.length;
   };
 
   return {
@@ -117,7 +128,7 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
       if (eligible.length === 0 || contents.length < PRECOMPRESS_MIN_BYTES) return;
       const level = levelOf(eligible[0]!.split('/'));
       const compressed = await compressKeyed(keyOf(contents, level), contents, level);
-      await Promise.all(eligible.map((rel) => writeCopies(path.join(dir, ...rel.split('/')), contents, compressed)));
+      await writeCopies(eligible.map((rel) => path.join(dir, ...rel.split('/'))), contents, compressed);
     },
     prepare(rel, contents) {
       const segments = rel.split('/');
@@ -161,7 +172,7 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
         async (file) => {
           const contents = await readFile(file);
           const level = levelOf(path.relative(dir, file).split(path.sep));
-          await writeCopies(file, contents, await compressOnce(keyOf(contents, level), contents, level));
+          await writeCopies([file], contents, await compressOnce(keyOf(contents, level), contents, level));
         },
         { concurrency: availableParallelism() + 1 },
       );

@@ -18,6 +18,7 @@ import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError } from '../errors.ts';
 import { fileSignature } from '../file-signature.ts';
+import { writeAsLink } from '../linked-file.ts';
 import { pageFiles } from '../../templates/shared/routes.ts';
 import type { OutputAsset } from './bundle.ts';
 import type { CompiledPost } from './compile.ts';
@@ -191,10 +192,15 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       // Folders that hold a file already: what goes there replaces or joins served files.
       const served = new Set([...disk.keys()].map((rel) => path.posix.dirname(rel)));
       const made = new Set<string>();
-      const put = async (file: OutputFile) => {
+      /**
+       * Writes `file`; with `same`, the promise of a file of this write with the same bytes,
+       * as a second name of that file (see ../linked-file.ts): a page under both its names.
+       */
+      const put = async (file: OutputFile, same?: Promise<string>) => {
         const to = target(file.path);
         const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
         if (file.origin === 'static') await copyFile(file.source, temp ?? to);
+        else if (same) await writeAsLink(await same, temp ?? to, file.contents);
         else await writeFile(temp ?? to, file.contents);
         if (temp) await rename(temp, to);
         record(disk, file);
@@ -212,7 +218,23 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
           await mkdir(parent, { recursive: true });
           made.add(parent);
         }
-        await inParallel(due, writeOptions.concurrency, put, writeOptions.signal);
+        // The first file of some bytes is written, the others wait for it and link to it. It
+        // comes first in `due`, so it has started before any file that waits for it.
+        const firsts = new Map<FileContents, Promise<string>>();
+        await inParallel(
+          due,
+          writeOptions.concurrency,
+          async (file) => {
+            if (file.origin === 'static') return put(file);
+            const first = firsts.get(file.contents);
+            if (first) return put(file, first);
+            const written = put(file).then(() => target(file.path));
+            // A failed first write fails the write through its own call; its followers then write their own bytes.
+            firsts.set(file.contents, written.catch(() => ''));
+            await written;
+          },
+          writeOptions.signal,
+        );
       };
       try {
         if (writeOptions.urgent && Array.isArray(files) && files.length <= URGENT_FILES) {

@@ -1,6 +1,6 @@
 /** The precompress stage's cache: what did not change is copied from it, byte for byte, and it keeps only what the last build used. */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +70,8 @@ describe('precompress', () => {
     const precompressor = createPrecompressor(handed, { cacheDir: cache });
     await precompressor.add(['docs/intro.html', 'docs/intro/index.html'], Buffer.from(page));
     assert.ok((await readdir(path.join(handed, 'docs'))).includes('intro.html.br'), 'copies are written when the page is handed over');
+    const [one, other] = await Promise.all(['docs/intro.html.br', 'docs/intro/index.html.br'].map((rel) => stat(path.join(handed, rel))));
+    assert.equal(one!.ino, other!.ino, "the copies beside the page's two names are one file under two names");
     // Three files with copies, not five: the later pass left the two names of the page alone.
     assert.deepEqual(await precompressor.finish(), { files: 3, copies: 6, reused: 0 });
     assert.deepEqual(await copies(handed), await copies(whole));

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openOutputFolder, pageOutputFiles, type OutputFile } from '../../../cli/stages/write.ts';
@@ -41,6 +41,20 @@ describe('the output writer', () => {
     assert.deepEqual(removed.sort(), ['assets/search/x/1.json', 'docs/a.html', 'docs/a/index.html']);
     assert.deepEqual(await listing(dir), ['404.html', 'index.html']);
     assert.ok(!existsSync(path.join(dir, 'assets')) && !existsSync(path.join(dir, 'docs')), 'emptied folders go too');
+  });
+
+  it("writes a page's two names as one file, and a later write of one name leaves the other as it was", async (t) => {
+    const dir = await tempDir(t, 'write');
+    const folder = openOutputFolder(dir);
+    await folder.write([...pageOutputFiles([page('/docs/a', '<p>a'), page('/docs/b', '<p>b')])]);
+    const inode = async (rel: string) => (await stat(path.join(dir, rel))).ino;
+    assert.equal(await inode('docs/a.html'), await inode('docs/a/index.html'));
+    assert.notEqual(await inode('docs/a.html'), await inode('docs/b.html'));
+    // Not what a build does, but what must never happen: a write through one name changing the other.
+    await folder.write([{ path: 'docs/a.html', origin: 'page', contents: '<p>a, edited' }]);
+    assert.equal(await readFile(path.join(dir, 'docs/a/index.html'), 'utf8'), '<p>a');
+    await folder.write([...pageOutputFiles([page('/docs/a', '<p>a, edited')])]);
+    assert.equal(await readFile(path.join(dir, 'docs/a/index.html'), 'utf8'), '<p>a, edited');
   });
 
   it('compares with what a folder already holds when it is opened, ignoring leftovers of an interrupted write', async (t) => {
