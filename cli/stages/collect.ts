@@ -21,7 +21,7 @@ import {
   type PostFrontMatter,
 } from '../frontmatter.ts';
 import { listTree, type TreeFile } from '../source-tree.ts';
-import { createSourceTextCache, pruneSourceTexts, readSourceTexts, type SourceTextCache } from '../source-texts.ts';
+import { createSourceTextCache, listedSources, pruneSourceTexts, readSourceTexts, type SourceTextCache } from '../source-texts.ts';
 
 interface SourceFile {
   /** Absolute path. */
@@ -148,20 +148,19 @@ export async function collect(config: SiteConfig, frontMatter: FrontMatterCache 
 }
 
 /**
- * Source files with one of `extensions` under `dir`, sorted by path. A symbolic link is
- * followed when it leads inside the site; one that leads outside it or into a loop is
- * added to `errors` (see ../source-tree.ts).
+ * Source files with one of `extensions` under `dir`, sorted by path, each with its path
+ * inside `dir` (posix separators). A symbolic link is followed when it leads inside the
+ * site; one that leads outside it or into a loop is added to `errors` (see
+ * ../source-tree.ts). In watch mode, the last listing while the watcher reported nothing
+ * added or removed (see ../source-texts.ts).
  */
-function listFiles(config: SiteConfig, dir: string, extensions: readonly string[], errors: DocsgenError[]): string[] {
-  return listSourceTree(config, dir, extensions, errors).map((f) => f.file);
-}
-
-/** listFiles(), with each file's path inside `dir` (posix separators). */
-function listSourceTree(config: SiteConfig, dir: string, extensions: readonly string[], errors: DocsgenError[]): TreeFile[] {
-  const tree = listTree(dir, {
-    root: config.root,
-    include: (rel, kind) => kind === 'dir' || (extensions.includes(path.extname(rel)) && !path.posix.basename(rel).startsWith('_')),
-  });
+function listSourceTree(config: SiteConfig, dir: string, extensions: readonly string[], errors: DocsgenError[], texts?: SourceTextCache): TreeFile[] {
+  const list = () =>
+    listTree(dir, {
+      root: config.root,
+      include: (rel, kind) => kind === 'dir' || (extensions.includes(path.extname(rel)) && !path.posix.basename(rel).startsWith('_')),
+    });
+  const tree = texts ? listedSources(texts, `${config.root}\0${dir}\0${extensions.join()}`, list) : list();
   errors.push(...tree.errors);
   return tree.files;
 }
@@ -178,8 +177,8 @@ interface CollectContext {
 
 async function collectDocs(context: CollectContext): Promise<SourceDoc[]> {
   const { config, rel, errors, frontMatter, texts } = context;
-  const tree = listSourceTree(config, config.dirs.docs, ['.mdx', '.md'], errors);
-  const sources = readSourceTexts(tree.map((f) => f.file), texts);
+  const tree = listSourceTree(config, config.dirs.docs, ['.mdx', '.md'], errors, texts);
+  const sources = readSourceTexts(tree, texts);
   // The paths from the folder's own listing: path.relative() for each of a thousand docs took 2.5 ms of every save in watch mode.
   const prefix = rel(config.dirs.docs);
   const byId = new Map<string, SourceDoc>();
@@ -225,8 +224,9 @@ async function collectPosts(context: CollectContext): Promise<{ posts: SourcePos
   const tagRoute = (key: string) => `${config.blog.routeBasePath}/tags/${key}`;
   const tags = new Map<string, TagInfo>();
   const posts: SourcePost[] = [];
-  const files = listFiles(config, dir, ['.mdx', '.md'], errors);
-  const sources = readSourceTexts(files, texts);
+  const listed = listSourceTree(config, dir, ['.mdx', '.md'], errors, texts);
+  const sources = readSourceTexts(listed, texts);
+  const files = listed.map((f) => f.file);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const match = POST_FILE.exec(path.basename(file));
@@ -321,8 +321,9 @@ async function readYamlMap(file: string, rel: (f: string) => string, errors: Doc
 async function collectPages(context: CollectContext): Promise<SourcePage[]> {
   const { config, rel, errors, frontMatter: parsed, texts } = context;
   const pages: SourcePage[] = [];
-  const files = listFiles(config, config.dirs.pages, ['.tsx', '.mdx'], errors);
-  const sources = readSourceTexts(files, texts);
+  const listed = listSourceTree(config, config.dirs.pages, ['.tsx', '.mdx'], errors, texts);
+  const sources = readSourceTexts(listed, texts);
+  const files = listed.map((f) => f.file);
   for (const [index, file] of files.entries()) {
     const relFile = rel(file);
     const name = path.relative(config.dirs.pages, file).replace(/\.(tsx|mdx)$/, '').split(path.sep).join('/');

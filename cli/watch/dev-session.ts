@@ -10,6 +10,7 @@ import path from 'node:path';
 import { buildSite, createBuildSession, defaultCacheDir, disposeBuildSession, type BuildSession, type SiteOutput } from '../build.ts';
 import { loadConfig, type SiteConfig } from '../config.ts';
 import { createLogger, type LogLevel, type StageTiming } from '../log.ts';
+import { reportSourceChanges } from '../source-texts.ts';
 import { ensureLanguage } from '../mdx/rehype-highlight.ts';
 import { compileMdx, createCompileCache, getHighlighter, precompile, THEMES, type CompileCache } from '../stages/compile.ts';
 import type { SearchIndexOptions } from '../stages/search-index.ts';
@@ -124,6 +125,8 @@ export function createDevSession(options: DevSessionOptions): DevSession {
           configStale = false;
         }
         session ??= createBuildSession({ incremental: true, cacheDir: defaultCacheDir(config) });
+        // The watcher reports every change: the build reads only what it reported (see source-texts.ts).
+        reportSourceChanges(session.sourceTexts, changed);
         if (templatesStale) {
           session.render = await logger.task('templates', () => templates.load());
           templatesStale = false;

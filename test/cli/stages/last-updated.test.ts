@@ -88,7 +88,7 @@ describe('last-updated dates and edit links', () => {
     const file = path.join(root, 'docs/a.mdx');
     await utimes(file, new Date('2022-01-02T03:04:05Z'), new Date('2022-01-02T03:04:05Z'));
     // The time as the collect stage reads it with the text.
-    const [read] = readSourceTexts([file], createSourceTextCache());
+    const [read] = readSourceTexts([{ file, real: file }], createSourceTextCache());
     const dates = lastUpdated([{ relFile: 'docs/a.mdx', mtimeMs: read!.mtimeMs }], await commitDates(root, [path.join(root, 'docs')]));
     assert.equal(dates.get('docs/a.mdx'), '2022-01-02T03:04:05.000Z');
   });
