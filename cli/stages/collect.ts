@@ -226,8 +226,7 @@ async function collectPosts(context: CollectContext): Promise<{ posts: SourcePos
   const posts: SourcePost[] = [];
   const listed = listSourceTree(config, dir, ['.mdx', '.md'], errors, texts);
   const sources = readSourceTexts(listed, texts);
-  const files = listed.map((f) => f.file);
-  for (const [index, file] of files.entries()) {
+  for (const [index, { file }] of listed.entries()) {
     const relFile = rel(file);
     const match = POST_FILE.exec(path.basename(file));
     if (!match) {
@@ -323,10 +322,9 @@ async function collectPages(context: CollectContext): Promise<SourcePage[]> {
   const pages: SourcePage[] = [];
   const listed = listSourceTree(config, config.dirs.pages, ['.tsx', '.mdx'], errors, texts);
   const sources = readSourceTexts(listed, texts);
-  const files = listed.map((f) => f.file);
-  for (const [index, file] of files.entries()) {
+  for (const [index, { file, rel: inFolder }] of listed.entries()) {
     const relFile = rel(file);
-    const name = path.relative(config.dirs.pages, file).replace(/\.(tsx|mdx)$/, '').split(path.sep).join('/');
+    const name = inFolder.replace(/\.(tsx|mdx)$/, '');
     const route = name === 'index' ? '/' : `/${name.replace(/\/index$/, '')}`;
     const format = file.endsWith('.tsx') ? 'tsx' : 'mdx';
     const { text: source, mtimeMs } = sources[index]!;
