@@ -32,6 +32,7 @@ import { createHeaderSourcesCache, securityHeaderFiles, securityHeaders, type He
 import { checkOutputPaths } from './stages/output-paths.ts';
 import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
+import { VERIFY_THREAD_FROM, verifyOnThread } from './stages/verify-thread.ts';
 import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
 import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
 import { generatedFiles, openStagingFolder, siteFiles, type OutputFile } from './stages/write.ts';
@@ -311,13 +312,25 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
-    const index = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
-    // A build that made its own session keeps nothing for a next one: what its stages cached
-    // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
-    if (!options.session) await disposeBuildSession(session);
-    // Pages were compressed as they were written; the rest is done here.
-    await logger.task('precompress', () => precompressor.finish());
-    if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route), progress }, config));
+    // Every file a page links to is written now. On a large site the crawl starts here, on
+    // a thread of its own, while this thread makes the search index (no page links to it)
+    // and the thread pool compresses the last files (the crawl reads every file uncompressed).
+    const crawlOptions = { dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) };
+    const crawlEarly = !options.skipCrawl && site.pages.length >= VERIFY_THREAD_FROM;
+    const crawl = crawlEarly ? logger.task('verify', (progress) => verifyOnThread({ ...crawlOptions, progress }, config)) : undefined;
+    // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
+    crawl?.catch(() => undefined);
+    const index = await settleFirst(crawl, async () => {
+      const written = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
+      // A build that made its own session keeps nothing for a next one: what its stages cached
+      // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
+      if (!options.session) await disposeBuildSession(session);
+      // Pages were compressed as they were written; the rest is done here.
+      await logger.task('precompress', () => precompressor.finish());
+      return written;
+    });
+    if (crawl) await crawl;
+    else if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ ...crawlOptions, progress }, config));
     await logger.task('publish', () => publish(folder.dir, outDir));
     return {
       outDir,
@@ -335,6 +348,19 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     throw error;
   } finally {
     staging.dispose();
+  }
+}
+
+/**
+ * Runs `work`; if it fails while `running` is still under way, waits for that to end
+ * before throwing, so nothing is left reading the folder the failed build then removes.
+ */
+async function settleFirst<T>(running: Promise<unknown> | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await running?.catch(() => undefined);
+    throw error;
   }
 }
 

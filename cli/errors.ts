@@ -54,6 +54,30 @@ export function isDocsgenError(value: unknown): value is DocsgenError | DocsgenE
   return value instanceof DocsgenError || value instanceof DocsgenErrors;
 }
 
+/** An author's error as it crosses between threads: an Error loses its own fields on the way. */
+export type PlainError = {
+  message: string;
+  hint?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  excerpt?: string;
+  /** Set for several errors reported together (DocsgenErrors). */
+  errors?: PlainError[];
+};
+
+export function toPlainError(error: DocsgenError | DocsgenErrors): PlainError {
+  if (error instanceof DocsgenErrors) return { message: error.message, errors: error.errors.map((e) => toPlainError(e)) };
+  const { message, hint, file, line, column, excerpt } = error;
+  return { message, hint, file, line, column, excerpt };
+}
+
+export function fromPlainError(plain: PlainError): DocsgenError | DocsgenErrors {
+  if (plain.errors) return new DocsgenErrors(plain.message, plain.errors.map((e) => fromPlainError(e) as DocsgenError));
+  const { message, ...options } = plain;
+  return new DocsgenError(message, options);
+}
+
 /** Formats a few lines of `source` around `line` (1-based) with a caret under `column`. */
 export function codeExcerpt(source: string, line: number, column?: number, context = 2): string {
   const lines = source.split(/\r?\n/);

@@ -11,7 +11,7 @@
  * error the author sees, is the same either way.
  */
 import type { Worker } from 'node:worker_threads';
-import { DocsgenError } from '../errors.ts';
+import { fromPlainError, type PlainError } from '../errors.ts';
 import { startWorkerThread } from '../worker-thread.ts';
 import type { DiskEntry } from './compile.ts';
 
@@ -29,7 +29,7 @@ export interface CompileTask {
 
 export type CompileTaskResult =
   | { id: number; entry: DiskEntry }
-  | { id: number; error: { message: string; hint?: string; file?: string; line?: number; column?: number; excerpt?: string } }
+  | { id: number; error: PlainError }
   | { id: number; crash: string };
 
 export interface CompilePool {
@@ -95,7 +95,7 @@ export function createCompilePool(options: { size: number; routes: Iterable<[str
         busy.delete(worker);
         idle.push(worker);
         if ('entry' in result) pending.resolve(result.entry);
-        else if ('error' in result) pending.reject(new DocsgenError(result.error.message, result.error));
+        else if ('error' in result) pending.reject(fromPlainError(result.error));
         else void runOnMainThread(pending);
         next();
       });

@@ -5,7 +5,7 @@
  * fields on the way between threads).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { DocsgenError } from '../errors.ts';
+import { DocsgenError, toPlainError } from '../errors.ts';
 import { compileCode, createCompileCache } from './compile.ts';
 import type { CompileTask, CompileTaskResult, CompileWorkerData } from './compile-pool.ts';
 
@@ -22,7 +22,7 @@ function serve(): void {
       (error: unknown) => {
         const result: CompileTaskResult =
           error instanceof DocsgenError
-            ? { id: task.id, error: { message: error.message, hint: error.hint, file: error.file, line: error.line, column: error.column, excerpt: error.excerpt } }
+            ? { id: task.id, error: toPlainError(error) }
             : { id: task.id, crash: error instanceof Error ? (error.stack ?? error.message) : String(error) };
         port.postMessage(result);
       },

@@ -79,7 +79,13 @@ export function createCrawlLedger(pageUrls: Iterable<string>): CrawlLedger {
   };
 }
 
-export async function verify(options: VerifyOptions, config: SiteConfig): Promise<VerifyResult> {
+/** What the crawl reads of the site's config: plain data, so a thread of its own can be handed it. */
+export interface VerifyConfig {
+  baseUrl: SiteConfig['baseUrl'];
+  links: { ignore: readonly string[] };
+}
+
+export async function verify(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
   const server = await startCrawlServer(options.dir, { thread: options.serverThread ?? options.routes.length >= SERVER_THREAD_FROM });
   try {
     const local = server.url;

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError, DocsgenErrors } from '../../../cli/errors.ts';
-import { createCrawlLedger, verify } from '../../../cli/stages/verify.ts';
+import { createCrawlLedger, verify, type VerifyConfig, type VerifyOptions } from '../../../cli/stages/verify.ts';
+import { verifyOnThread } from '../../../cli/stages/verify-thread.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { createCleanup } from '../../helpers/temp.ts';
 
@@ -34,7 +35,14 @@ describe('crawl ledger', () => {
   });
 });
 
-for (const serverThread of [false, true]) describe(`verify, the server on ${serverThread ? 'a thread of its own' : 'the main thread'}`, () => {
+/** The same checks, whichever threads the crawl and its server run on: a result or an error must cross back whole. */
+const variants: { name: string; crawl: (options: VerifyOptions, config: VerifyConfig) => ReturnType<typeof verify> }[] = [
+  { name: 'the crawl and its server on the calling thread', crawl: (options, config) => verify({ ...options, serverThread: false }, config) },
+  { name: 'the server on a thread of its own', crawl: (options, config) => verify({ ...options, serverThread: true }, config) },
+  { name: 'the crawl on a thread of its own (large sites)', crawl: verifyOnThread },
+];
+
+for (const { name, crawl } of variants) describe(`verify, ${name}`, () => {
   let site: string;
   let out: string;
   const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title><link rel="stylesheet" href="/s.css"></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav>${body}</body></html>`;
@@ -55,7 +63,7 @@ for (const serverThread of [false, true]) describe(`verify, the server on ${serv
   it('passes a site whose links all resolve, requesting each shared link once', async () => {
     const config = await loadConfig(site);
     const progress: number[] = [];
-    const result = await verify({ dir: out, checkExternal: false, routes: ['/', '/a'], progress: (done) => progress.push(done), serverThread }, config);
+    const result = await crawl({ dir: out, checkExternal: false, routes: ['/', '/a'], progress: (done) => progress.push(done) }, config);
     // The two pages, and the stylesheet once though both pages link to it.
     assert.equal(result.checked, 3);
     assert.deepEqual(progress, [1, 2]);
@@ -65,7 +73,7 @@ for (const serverThread of [false, true]) describe(`verify, the server on ${serv
     const config = await loadConfig(site);
     await writeFile(path.join(out, 'b.html'), page('<a href="/missing.png">img</a><a href="#nowhere">n</a><a href="/a#nowhere">a</a>'));
     try {
-      await assert.rejects(verify({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'], serverThread }, config), (error: unknown) => {
+      await assert.rejects(crawl({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'] }, config), (error: unknown) => {
         assert.ok(error instanceof DocsgenErrors);
         assert.deepEqual(error.errors.map((e) => e.message), ['Broken link /missing.png (status 404), linked from /b.']);
         return true;
@@ -78,7 +86,7 @@ for (const serverThread of [false, true]) describe(`verify, the server on ${serv
   it('fails with the reason the server gives when the folder cannot be served', async () => {
     const config = await loadConfig(site);
     const missing = path.join(out, 'not-built');
-    await assert.rejects(verify({ dir: missing, checkExternal: false, routes: ['/'], serverThread }, config), (error: unknown) => {
+    await assert.rejects(crawl({ dir: missing, checkExternal: false, routes: ['/'] }, config), (error: unknown) => {
       assert.ok(error instanceof DocsgenError, String(error));
       assert.match(error.message, /not-built/);
       assert.ok(error.hint, 'with a hint');

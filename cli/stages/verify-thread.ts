@@ -1,0 +1,42 @@
+/**
+ * The verify stage on a thread of its own, for large sites: the crawl then runs while the
+ * main thread makes the search index, which no page links to, and the thread pool
+ * compresses the last files, which the crawl does not ask for (it reads every file
+ * uncompressed). Same result and errors as verify() on the calling thread.
+ */
+import { DocsgenError, fromPlainError, type PlainError } from '../errors.ts';
+import { startWorkerThread } from '../worker-thread.ts';
+import type { VerifyConfig, VerifyOptions, VerifyResult } from './verify.ts';
+
+/** Pages from which the crawl gets a thread of its own: below, starting one costs more than it overlaps. */
+export const VERIFY_THREAD_FROM = 300;
+
+export interface VerifyWorkerData {
+  options: Omit<VerifyOptions, 'progress'>;
+  config: VerifyConfig;
+}
+
+/** What the thread says: progress while it crawls, then the result or the error once. */
+export type VerifyMessage =
+  | { progress: [done: number, total: number] }
+  | { result: VerifyResult }
+  | { error: PlainError }
+  | { crash: string };
+
+export function verifyOnThread(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
+  const { progress, ...rest } = options;
+  const data: VerifyWorkerData = { options: rest, config: { baseUrl: config.baseUrl, links: { ignore: [...config.links.ignore] } } };
+  const worker = startWorkerThread('cli/stages/verify-worker.ts', data);
+  return new Promise<VerifyResult>((resolve, reject) => {
+    const died = (cause: unknown) =>
+      reject(new DocsgenError(`The crawl of the built site stopped: ${cause instanceof Error ? cause.message : String(cause)}.`, { hint: 'Build again; if it fails the same way, report it with this message.', cause }));
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`its thread ended with code ${code}`)));
+    worker.on('message', (message: VerifyMessage) => {
+      if ('progress' in message) progress?.(...message.progress);
+      else if ('result' in message) resolve(message.result);
+      else if ('error' in message) reject(fromPlainError(message.error));
+      else reject(new Error(`The crawl of the built site failed:\n${message.crash}`));
+    });
+  }).finally(() => worker.terminate());
+}

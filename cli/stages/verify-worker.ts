@@ -1,0 +1,19 @@
+/** Runs in the verify stage's thread (verify-thread.ts): crawls once and reports back. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { isDocsgenError, toPlainError } from '../errors.ts';
+import { verify } from './verify.ts';
+import type { VerifyMessage, VerifyWorkerData } from './verify-thread.ts';
+
+async function crawl(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('verify-worker.ts runs only as a worker thread of the verify stage.');
+  const { options, config } = workerData as VerifyWorkerData;
+  const send = (message: VerifyMessage) => port.postMessage(message);
+  try {
+    send({ result: await verify({ ...options, progress: (done, total) => send({ progress: [done, total] }) }, config) });
+  } catch (error) {
+    send(isDocsgenError(error) ? { error: toPlainError(error) } : { crash: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+}
+
+void crawl();
