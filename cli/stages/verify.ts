@@ -40,8 +40,13 @@ export interface VerifyResult {
   skipped: number;
 }
 
-/** Pages checked at once, and requests each page's check may have in flight: at most their product in flight. */
-export const PAGES_IN_FLIGHT = 4;
+/**
+ * Pages checked at once, and requests each page's check may have in flight: at most their
+ * product in flight. Most pages request nothing but themselves (the links they share were
+ * claimed by an earlier page), so 16 pages keep the crawl and its server busy: with 4, a
+ * 1,023-doc site's crawl took 4.3-4.4 s against 3.9-4.2 s, and 32 gained nothing more.
+ */
+export const PAGES_IN_FLIGHT = 16;
 export const REQUESTS_PER_PAGE = 8;
 /** Linking pages kept per URL for the report; the others are counted. */
 const PARENTS_SHOWN = 3;
