@@ -323,7 +323,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     const index = await settleFirst(crawl, async () => {
       const written = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
       // A build that made its own session keeps nothing for a next one: what its stages cached
-      // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
+      // (compiled documents, parsed pages, search records) goes before the rest is compressed.
       if (!options.session) await disposeBuildSession(session);
       // Pages were compressed as they were written; the rest is done here.
       await logger.task('precompress', () => precompressor.finish());
