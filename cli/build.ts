@@ -312,23 +312,21 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
-    // Every file a page links to is written now. On a large site the crawl starts here, on
-    // a thread of its own, while this thread makes the search index (no page links to it)
-    // and the thread pool compresses the last files (the crawl reads every file uncompressed).
+    const index = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
+    // A build that made its own session keeps nothing for a next one: what its stages cached
+    // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
+    if (!options.session) await disposeBuildSession(session);
+    // Every file a page links to is written now. On a large site the crawl runs on a thread
+    // of its own while the thread pool compresses the files that are not pages (the crawl
+    // reads every file uncompressed). Not sooner: beside the search index, the crawl's
+    // threads took a 9,933-doc build's peak memory over a gigabyte.
     const crawlOptions = { dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) };
-    const crawlEarly = !options.skipCrawl && site.pages.length >= VERIFY_THREAD_FROM;
-    const crawl = crawlEarly ? logger.task('verify', (progress) => verifyOnThread({ ...crawlOptions, progress }, config)) : undefined;
+    const crawlOnThread = !options.skipCrawl && site.pages.length >= VERIFY_THREAD_FROM;
+    const crawl = crawlOnThread ? logger.task('verify', (progress) => verifyOnThread({ ...crawlOptions, progress }, config)) : undefined;
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);
-    const index = await settleFirst(crawl, async () => {
-      const written = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
-      // A build that made its own session keeps nothing for a next one: what its stages cached
-      // (compiled documents, parsed pages, search records) goes before the rest is compressed.
-      if (!options.session) await disposeBuildSession(session);
-      // Pages were compressed as they were written; the rest is done here.
-      await logger.task('precompress', () => precompressor.finish());
-      return written;
-    });
+    // Pages were compressed as they were written; the rest is done here.
+    await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish()));
     if (crawl) await crawl;
     else if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ ...crawlOptions, progress }, config));
     await logger.task('publish', () => publish(folder.dir, outDir));

@@ -1,8 +1,8 @@
 /**
  * The verify stage on a thread of its own, for large sites: the crawl then runs while the
- * main thread makes the search index, which no page links to, and the thread pool
- * compresses the last files, which the crawl does not ask for (it reads every file
- * uncompressed). Same result and errors as verify() on the calling thread.
+ * thread pool compresses the files that are not pages, which the crawl does not ask for
+ * (it reads every file uncompressed), and the main thread waits for both instead of for
+ * one after the other. Same result and errors as verify() on the calling thread.
  */
 import { DocsgenError, fromPlainError, type PlainError } from '../errors.ts';
 import { startWorkerThread } from '../worker-thread.ts';
