@@ -316,19 +316,18 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
     if (!options.session) await disposeBuildSession(session);
-    // Every file a page links to is written now. On a large site the crawl runs on a thread
-    // of its own while the thread pool compresses the files that are not pages (the crawl
-    // reads every file uncompressed). Not sooner: beside the search index, the crawl's
+    // Every file a page links to is written now. The crawl runs while the thread pool
+    // compresses the files that are not pages (it reads every file uncompressed); on a
+    // large site, on a thread of its own. Not sooner: beside the search index, the crawl's
     // threads took a 9,933-doc build's peak memory over a gigabyte.
     const crawlOptions = { dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) };
-    const crawlOnThread = !options.skipCrawl && site.pages.length >= VERIFY_THREAD_FROM;
-    const crawl = crawlOnThread ? logger.task('verify', (progress) => verifyOnThread({ ...crawlOptions, progress }, config)) : undefined;
+    const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? verifyOnThread : verify;
+    const crawl = options.skipCrawl ? undefined : logger.task('verify', (progress) => crawlWith({ ...crawlOptions, progress }, config));
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);
     // Pages were compressed as they were written; the rest is done here.
     await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish()));
-    if (crawl) await crawl;
-    else if (!options.skipCrawl) await logger.task('verify', (progress) => verify({ ...crawlOptions, progress }, config));
+    await crawl;
     await logger.task('publish', () => publish(folder.dir, outDir));
     return {
       outDir,

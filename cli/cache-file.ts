@@ -20,11 +20,12 @@ export function temporaryCacheName(file: string): string {
 export async function writeCacheFile(file: string, data: string | Uint8Array): Promise<void> {
   const temporary = temporaryCacheName(file);
   try {
-    // 'wx': fails rather than share a temporary name with another write.
+    // 'wx': fails rather than write into the temporary file of another write.
     await writeFile(temporary, data, { flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
+    // A temporary file that was there already is that other write's, not this one's to remove.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(temporary, { force: true });
     throw error;
   }
 }
