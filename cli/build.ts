@@ -22,7 +22,7 @@ import { compile, createCompileCache, disposeCompileCache, flushCompileCache, ty
 import { commitDates, lastUpdated, type LastUpdated } from './stages/last-updated.ts';
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
-import { highlightApiExamples, type ApiExamples } from './openapi/reference-examples.ts';
+import type { ApiExamples } from './openapi/reference-examples.ts';
 import { createPrecompressor } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
@@ -384,7 +384,8 @@ function outputFileSet(statics: readonly StaticFile[], assets: readonly OutputAs
 async function loadApiExamples(apis: readonly LoadedApiDocument[], config: SiteConfig, session: BuildSession): Promise<ApiExamples> {
   const refs = JSON.stringify(config.apiReferences);
   if (session.apiExamples?.apis === apis && session.apiExamples.refs === refs) return session.apiExamples.examples;
-  const examples = await highlightApiExamples(apis, config, session.compile);
+  // Imported only for a site with API documents: its request-sample writers and Shiki are a tenth of a second to load.
+  const examples: ApiExamples = apis.length === 0 ? new Map() : await (await import('./openapi/reference-examples.ts')).highlightApiExamples(apis, config, session.compile);
   session.apiExamples = { apis, refs, examples };
   return examples;
 }

@@ -2,12 +2,11 @@
  * The reference policy of API documents. Each document stands alone: it is published for
  * download and loaded by the API reference as is, so a `$ref` to another file or URL is an
  * error. Such references are found in the parsed YAML before the validator runs, and the
- * validator gets a resolver that reads nothing, so no file outside the document is ever
- * opened and no URL is ever fetched, whatever the document says (a hostile `$ref` to
- * /etc/passwd, or to a URL that logs who builds the site).
+ * validator gets a resolver that reads nothing (NoExternalReads in validator.ts), so no
+ * file outside the document is ever opened and no URL is ever fetched, whatever the
+ * document says (a hostile `$ref` to /etc/passwd, or to a URL that logs who builds the site).
  */
 import path from 'node:path';
-import { BaseResolver, ResolveError, type Document, type Source, type YamlParseError } from '@redocly/openapi-core';
 import { isPlainObject } from '../json.ts';
 
 export interface ExternalRef {
@@ -56,22 +55,4 @@ export function describeExternalRef(ref: string, documentFile: string, root: str
   return inside
     ? { problem: `'${ref}' points outside this document.`, hint: standAlone }
     : { problem: `'${ref}' points to a file outside the site; docsgen does not read it.`, hint: standAlone };
-}
-
-/**
- * A resolver for the validator that refuses every reference to another file or URL
- * without touching it; the validator then reports it as unresolved.
- */
-export class NoExternalReads extends BaseResolver {
-  override loadExternalRef(absoluteRef: string): Promise<Source> {
-    return Promise.reject(refused(absoluteRef));
-  }
-
-  override resolveDocument<T = unknown>(_base: string | null, ref: string): Promise<Document<T> | ResolveError | YamlParseError> {
-    return Promise.reject(refused(ref));
-  }
-}
-
-function refused(ref: string): ResolveError {
-  return new ResolveError(new Error(`docsgen does not read or fetch '${ref}': API documents must stand alone.`));
 }

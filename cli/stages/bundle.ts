@@ -17,7 +17,6 @@ import { DocsgenError } from '../errors.ts';
 import { esbuildError } from '../esbuild-error.ts';
 import { fileSignature } from '../file-signature.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
-import { scopeCss } from './scope-css.ts';
 import { bundleKey, readBundle, saveBundle, type BundleStore } from './bundle-store.ts';
 
 export interface OutputAsset {
@@ -375,11 +374,11 @@ function elementsPlugin(): esbuild.Plugin {
           resolveDir: path.dirname(utils),
         };
       });
-      build.onLoad({ filter: ELEMENTS_STYLESHEET }, async (args) => ({
-        contents: scopeCss(await readFile(args.path, 'utf8'), API_REFERENCE_SCOPE, args.path),
-        loader: 'css',
-        resolveDir: path.dirname(args.path),
-      }));
+      build.onLoad({ filter: ELEMENTS_STYLESHEET }, async (args) => {
+        // Imported here: PostCSS is for this one stylesheet, which a bundle kept from the last build or a site without API pages never reads.
+        const { scopeCss } = await import('./scope-css.ts');
+        return { contents: scopeCss(await readFile(args.path, 'utf8'), API_REFERENCE_SCOPE, args.path), loader: 'css', resolveDir: path.dirname(args.path) };
+      });
     },
   };
 }

@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DocsgenError, toPlainError } from '../errors.ts';
-import { compileCode, createCompileCache } from './compile.ts';
+import { compileCode } from './compile-code.ts';
+import { createCompileCache } from './compile.ts';
 import type { CompileTask, CompileTaskResult, CompileWorkerData } from './compile-pool.ts';
 
 function serve(): void {

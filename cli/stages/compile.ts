@@ -10,37 +10,22 @@ import { availableParallelism } from 'node:os';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compile as compileMdxSource, run } from '@mdx-js/mdx';
-import { SourceMapGenerator } from 'source-map';
 import * as esbuild from 'esbuild';
-import { transformerMetaHighlight, transformerNotationHighlight, transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
-import type { Root as MdastRoot } from 'mdast';
+import { transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shikijs/transformers';
 import type { Options as MarkdownOptions } from 'mdast-util-to-markdown';
-import type { MDXContent } from 'mdx/types.js';
+import type { MDXContent, MDXModule } from 'mdx/types.js';
 import * as runtime from 'react/jsx-runtime';
-import remarkDirective from 'remark-directive';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
 import pMap from 'p-map';
-import { createHighlighter, type HighlighterGeneric, type BundledLanguage, type BundledTheme } from 'shiki';
+import type { HighlighterGeneric, BundledLanguage, BundledTheme } from 'shiki';
 import type { ComponentType } from 'react';
 import { siteRootUrl } from '../base-url.ts';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
-import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
-import rehypeHeadings from '../mdx/rehype-headings.ts';
-import rehypeHighlight from '../mdx/rehype-highlight.ts';
-import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
-import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import { locateImportError } from '../mdx/import-errors.ts';
 import { locateRuntimeError, type EncodedSourceMap } from '../mdx/runtime-errors.ts';
-import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
-import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
-import remarkThemeImports from '../mdx/remark-theme-imports.ts';
-import remarkTwinTree from '../mdx/remark-twin-tree.ts';
-import { mdxToMdast } from '../markdown/mdx-to-mdast.ts';
-import { markdownStyle, writeMarkdown } from '../markdown/write-markdown.ts';
+import type { SourceLink } from '../mdx/remark-links.ts';
+import { markdownStyle } from '../markdown/write-markdown.ts';
 import type { TocItem } from '../../templates/shared/index.ts';
 import { cacheSalt } from '../cache-salt.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
@@ -190,7 +175,7 @@ export interface DiskEntry {
  * share one cache.
  */
 export const CACHE_SALT: string = cacheSalt({
-  files: ['cli/stages/compile.ts', ...['cli/mdx', 'cli/markdown'].flatMap((dir) => readdirSync(path.join(PACKAGE_ROOT, dir)).map((f) => `${dir}/${f}`))].sort(),
+  files: ['cli/stages/compile.ts', 'cli/stages/compile-code.ts', ...['cli/mdx', 'cli/markdown'].flatMap((dir) => readdirSync(path.join(PACKAGE_ROOT, dir)).map((f) => `${dir}/${f}`))].sort(),
   packages: ['@mdx-js/mdx', 'shiki', '@shikijs/transformers'],
 });
 
@@ -333,7 +318,10 @@ export interface CompileContext {
 
 export function getHighlighter(cache: CompileCache) {
   // Grammars load on first use: a site pays only for the languages its code blocks use.
-  cache.highlighter ??= createHighlighter({ themes: Object.values(THEMES), langs: [] }) as Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>;
+  // Shiki is imported here, with its first use: a build whose documents all come from the cache never loads it.
+  cache.highlighter ??= import('shiki').then(
+    ({ createHighlighter }) => createHighlighter({ themes: Object.values(THEMES), langs: [] }) as Promise<HighlighterGeneric<BundledLanguage, BundledTheme>>,
+  );
   return cache.highlighter;
 }
 
@@ -396,6 +384,8 @@ async function compileUncached(input: { file: string; relFile: string; source: s
   if (entry) {
     restoreClasses(context.cache, entry.classes);
   } else {
+    // Imported with the first document in no cache: see compile-code.ts.
+    const { compileCode } = await import('./compile-code.ts');
     if (context.pool) {
       entry = await context.pool.compile(input, () => compileCode(input, context));
       // A worker's highlight classes are in its own registry; the stylesheet is made from this one.
@@ -430,58 +420,14 @@ export function usedClasses(cache: CompileCache, code: string): DiskEntry['class
   });
 }
 
-/** The CPU-heavy half of compiling: MDX and highlighting to JavaScript code, which can be cached. */
-export async function compileCode(input: { file: string; relFile: string; source: string }, context: CompileContext): Promise<DiskEntry> {
-  const limit = checkMdxSource(input.source);
-  if (limit) throw new DocsgenError(limit.message, { file: input.relFile, line: limit.line, column: limit.column, excerpt: codeExcerpt(input.source, limit.line, limit.column), hint: limit.hint });
-  const highlighter = await getHighlighter(context.cache);
-  const toc: TocItem[] = [];
-  const links: SourceLink[] = [];
-  let markdown: MdastRoot = { type: 'root', children: [] };
-  let code: string;
-  let map: EncodedSourceMap | undefined;
-  try {
-    const output = await compileMdxSource(
-      { path: input.file, value: input.source },
-      {
-        outputFormat: 'function-body',
-        development: false,
-        SourceMapGenerator,
-        remarkPlugins: [
-          remarkNestingLimit,
-          remarkFrontmatter,
-          remarkGfm,
-          remarkDirective,
-          remarkAdmonitions,
-          remarkThemeImports,
-          [remarkLinks, { file: input.file, routeOfFile: context.routeOfFile, links }],
-          [remarkTwinTree, { onTree: (tree: MdastRoot) => (markdown = tree) }],
-        ],
-        rehypePlugins: [
-          [rehypeHeadings, { toc }],
-          rehypeCodeBlocks,
-          rehypeTableScroll,
-          [
-            rehypeHighlight,
-            {
-              highlighter,
-              themes: THEMES,
-              cache: context.cache.code,
-              transformers: [transformerMetaHighlight(), transformerNotationHighlight(), context.cache.styleToClass],
-            },
-          ],
-        ],
-      },
-    );
-    code = String(output);
-    map = output.map as EncodedSourceMap | undefined;
-  } catch (error) {
-    throw mdxError(error, input);
-  }
-  const classes = usedClasses(context.cache, code);
-  // A document outside the routes (none in a build) has its twin's page anchors relative.
-  const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: context.routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
-  return { code, toc, links, twinBody, classes, map };
+/**
+ * @mdx-js/mdx's run(), which calls the compiled function body with the JSX runtime. Written
+ * here because importing it from @mdx-js/mdx loads the whole compiler, which a build from
+ * the cache does not otherwise need (compile-code.ts).
+ */
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (body: string) => (options: object) => Promise<MDXModule>;
+function run(code: string, options: object): Promise<MDXModule> {
+  return new AsyncFunction(code)(options);
 }
 
 async function evaluate(code: string, input: { file: string; relFile: string; source: string }, map: EncodedSourceMap | undefined): Promise<MDXContent> {
@@ -516,24 +462,6 @@ async function evaluate(code: string, input: { file: string; relFile: string; so
       cause: error,
     });
   }
-}
-
-function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {
-  const e = error as { line?: number; column?: number; reason?: string; message?: string; place?: unknown; ruleId?: string };
-  const line = typeof e.line === 'number' ? e.line : undefined;
-  const column = typeof e.column === 'number' ? e.column : undefined;
-  const reason = (e.reason ?? e.message ?? String(error)).split('\n')[0];
-  const tooDeep = e.ruleId === 'nesting-limit' || isStackOverflow(error) || isStackOverflow((error as { cause?: unknown }).cause);
-  return new DocsgenError(tooDeep ? (e.ruleId === 'nesting-limit' ? String(reason) : 'The document nests too deeply to compile.') : `MDX syntax error: ${reason}`, {
-    file: input.relFile,
-    line,
-    column,
-    excerpt: line ? codeExcerpt(input.source, line, column) : undefined,
-    hint: tooDeep
-      ? NESTING_HINT
-      : 'In MDX, "<" starts a JSX tag and "{" starts an expression: escape them as \\< and \\{ in prose, close every tag (<br />), and use {/* */} instead of <!-- -->.',
-    cause: error,
-  });
 }
 
 /**

@@ -7,16 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import {
-  createConfig,
-  getLineColLocation,
-  lintDocument,
-  makeDocumentFromString,
-  type Config as RedoclyConfig,
-  type NormalizedProblem,
-} from '@redocly/openapi-core';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
-import { describeExternalRef, findExternalRefs, NoExternalReads, type ExternalRef } from '../openapi/refs.ts';
+import { describeExternalRef, findExternalRefs, type ExternalRef } from '../openapi/refs.ts';
+import type { ApiValidator, NormalizedProblem } from '../openapi/validator.ts';
 import { localizeSiteLinks, type YamlSource } from '../openapi/site-links.ts';
 import type { SourceLink } from '../mdx/remark-links.ts';
 import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
@@ -106,9 +99,10 @@ const SPEC_URL = 'https://spec.openapis.org/oas/v3.1.0';
 const OPENAPI_MAX_DEPTH = 100;
 
 export async function loadApiDocuments(sources: readonly ApiDocumentSource[], root: string, options: LoadApiOptions = {}): Promise<LoadedApiDocument[]> {
-  // One validator configuration for the documents of this call: it belongs to the call, not to the module.
-  const specConfig = createConfig({ extends: ['spec'] });
-  const loaded = await Promise.all(sources.map((source) => loadOne(source, root, options, specConfig)));
+  if (sources.length === 0) return [];
+  // Imported here: a site without API documents never pays for the validator.
+  const validator = (await import('../openapi/validator.ts')).createApiValidator();
+  const loaded = await Promise.all(sources.map((source) => loadOne(source, root, options, validator)));
   // Postman comes second: a collection may borrow the token operation of another document of the site.
   const siteOperations = loaded.flatMap((r) => (r.ok ? r.api.operations : []));
   const results = await Promise.all(
@@ -140,7 +134,7 @@ async function withPostman(parsed: { api: ParsedApi; original: JsonObject }, opt
   }
 }
 
-async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions, specConfig: Promise<RedoclyConfig>): Promise<ParseResult> {
+async function loadOne(source: ApiDocumentSource, root: string, options: LoadApiOptions, validator: ApiValidator): Promise<ParseResult> {
   const rel = toPosix(path.relative(root, source.file));
   let yamlText: string;
   try {
@@ -172,10 +166,10 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   // own "can't resolve" for them would only repeat it.
   const externalRefs = findExternalRefs(document);
   const reported = new Set(externalRefs.map((r) => formatPointer(r.segments.slice(0, -1))));
-  const problems = (await validate(yamlText, source.file, specConfig)).filter(
+  const problems = (await validator.validate(yamlText, source.file)).filter(
     (p) => !(p.ruleId === 'no-unresolved-refs' && reported.has((p.location[0]?.pointer ?? '').replace(/^#/, '') || '/')),
   );
-  const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate));
+  const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate, validator));
   errors.push(...checkExternalRefs(externalRefs, yamlText, rel, source.file, root, locate));
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
@@ -303,19 +297,7 @@ function checkVersion(document: JsonObject, text: string, rel: string, locate: L
 }
 
 // ---------------------------------------------------------------------------
-// Validation
-
-/**
- * Structural validation only (the 'spec' ruleset: schema of every object, resolvable
- * $refs, unique operationIds, declared path parameters). Style rules belong to
- * `redocly lint` with redocly.yaml, and must not fail a build.
- */
-async function validate(text: string, absoluteFile: string, specConfig: Promise<RedoclyConfig>): Promise<NormalizedProblem[]> {
-  const config = await specConfig;
-  const document = makeDocumentFromString(text, absoluteFile);
-  const problems = await lintDocument({ document, config, externalRefResolver: new NoExternalReads() });
-  return problems.filter((p) => p.severity === 'error' && !p.ignored);
-}
+// Validation (the validator itself: ../openapi/validator.ts)
 
 const RULE_HINTS: Record<string, string> = {
   struct: `Compare this object with the OpenAPI 3.1 specification (${SPEC_URL}) and add, rename or remove the field.`,
@@ -327,20 +309,13 @@ const RULE_HINTS: Record<string, string> = {
   'spec-ref-siblings': 'Next to a $ref, only `summary` and `description` are allowed; move other fields into the referenced object.',
 };
 
-function problemToError(problem: NormalizedProblem, text: string, rel: string, absoluteFile: string, locate: Locate): DocsgenError {
+function problemToError(problem: NormalizedProblem, text: string, rel: string, absoluteFile: string, locate: Locate, validator: ApiValidator): DocsgenError {
   const location = problem.location[0];
   const pointer = (location?.pointer ?? '#/').replace(/^#/, '') || '/';
   const segments = pointerSegments(pointer);
   const sameFile = !location || path.resolve(location.source.absoluteRef) === path.resolve(absoluteFile);
   let pos = sameFile ? locate(segments, location?.reportOnKey ?? false) : undefined;
-  if (!pos && location) {
-    try {
-      const lc = getLineColLocation(location);
-      pos = { line: lc.start.line, column: lc.start.col };
-    } catch {
-      pos = undefined;
-    }
-  }
+  if (!pos && location) pos = validator.lineColumn(location);
   const file = sameFile ? rel : toPosix(path.relative(path.dirname(absoluteFile), location?.source.absoluteRef ?? ''));
   const suggestion = problem.suggest.length > 0 ? ` Did you mean: ${problem.suggest.join(', ')}?` : '';
   const message = `${pointer}: ${problem.message.replace(/\s+$/, '')}${suggestion}`;

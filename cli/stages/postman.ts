@@ -9,7 +9,6 @@
  * Folders are the document's tags; the words docsgen adds are the config's `postman` texts.
  */
 import { createHash } from 'node:crypto';
-import { convertV2 } from 'openapi-to-postmanv2';
 import { DEFAULT_POSTMAN_TEXTS, type PostmanTexts } from '../config-postman.ts';
 import { DocsgenError } from '../errors.ts';
 import type { LoadedApiDocument, OperationSummary } from './openapi.ts';
@@ -130,7 +129,9 @@ export async function buildPostmanFiles(api: PostmanInput, options: PostmanOptio
   return { collection: `${JSON.stringify(collection, null, 2)}\n`, environment: `${JSON.stringify(environment, null, 2)}\n` };
 }
 
-function convert(api: PostmanInput): Promise<JsonObject> {
+async function convert(api: PostmanInput): Promise<JsonObject> {
+  // Imported here, not at the top: it took a third of a second to load, which a site without API documents never needs.
+  const { convertV2 } = await import('openapi-to-postmanv2');
   return new Promise((resolve, reject) => {
     const fail = (reason: string, cause?: unknown): void =>
       reject(

@@ -17,7 +17,6 @@
  * on the HTML that is then written byte for byte, and names the source file and line.
  * linkinator's own fragment check parsed every page a second time, a fifth of the crawl.
  */
-import { LinkChecker, LinkState } from 'linkinator';
 import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
@@ -91,6 +90,9 @@ export interface VerifyConfig {
 }
 
 export async function verify(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
+  // Imported here, not at the top: it took a fifth of a second to load, and a large site
+  // crawls on a thread of its own (verify-thread.ts), so the build's own thread never needs it.
+  const { LinkChecker, LinkState } = await import('linkinator');
   const server = await startCrawlServer(options.dir, { thread: options.serverThread ?? options.routes.length >= SERVER_THREAD_FROM });
   try {
     const local = server.url;
