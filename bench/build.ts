@@ -1,8 +1,9 @@
 /**
  * Clean builds of the real site, each in a fresh process with no output folder and no
  * compile cache (--no-cache), timed per stage; then one warm build that reuses the cache.
- * Figures are medians of the runs; ratios compare with the reference builds quoted in the
- * project's issues (measured on machines like this one, not re-measured here).
+ * Figures are medians of the runs. Nothing is compared with another tool's figure from
+ * elsewhere: speed against other generators is measured side by side, in one run, by
+ * ../shared/bench/scale.sh.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,14 +21,7 @@ export interface BuildBench {
   peakRssMb: number;
   stages: { name: string; ms: number }[];
   pages: number;
-  reference: { name: string; seconds: number; ratio: number }[];
 }
-
-const REFERENCE_SECONDS = [
-  { name: 'Docusaurus 3.7', seconds: 70 },
-  { name: 'VitePress', seconds: 19 },
-  { name: 'Starlight', seconds: 13 },
-];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -69,7 +63,6 @@ export async function benchBuild(runs = 3): Promise<BuildBench> {
     peakRssMb: median(reports.map((r) => r.peakRssBytes)) / 1024 / 1024,
     pages: reports[0]!.pages,
     stages: names.map((name) => ({ name, ms: median(reports.map((r) => r.stages.find((s) => s.name === name)?.ms ?? 0)) })),
-    reference: REFERENCE_SECONDS.map((r) => ({ ...r, ratio: (r.seconds * 1000) / totalMs })),
   };
 }
 
@@ -79,8 +72,6 @@ export function formatBuildBench(bench: BuildBench): string {
     `  total ${(bench.totalMs / 1000).toFixed(2)} s, peak memory ${bench.peakRssMb.toFixed(0)} MB (no compile cache)`,
     `  warm rebuild reusing the compile cache: ${(bench.warmTotalMs / 1000).toFixed(2)} s (${(bench.totalMs / bench.warmTotalMs).toFixed(1)}× faster than clean)`,
     ...bench.stages.map((s) => `  ${s.name.padEnd(12)} ${s.ms.toFixed(0).padStart(6)} ms`),
-    '  compared with the reference clean builds quoted in the issues:',
-    ...bench.reference.map((r) => `    ${r.name.padEnd(16)} ${String(r.seconds).padStart(3)} s  → docsgen is ${r.ratio.toFixed(1)}× faster`),
   ];
   return lines.join('\n');
 }

@@ -5,9 +5,8 @@
  * - start → first 200 of a doc page: cold (no output folder, no compile cache) and warm
  *   (the second start: the last output and the compile cache are there);
  * - save of one doc → an open Chromium page shows the new text (swapped in by itself).
- * Ratios compare with the reference figures quoted in the watch-mode issue (measured on
- * machines like this one, not re-measured here). Run alone with
- * `node --import tsx bench/watch.ts`.
+ * No other tool's figure from elsewhere is compared with: those were measured on other
+ * machines, under other load. Run alone with `node --import tsx bench/watch.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -48,13 +47,7 @@ export interface WatchBench {
   /** Save of a doc to the open page showing the new text. */
   edit: { runs: number; medianMs: number; minMs: number; maxMs: number; serverMedianMs: number; stages: { name: string; ms: number }[] };
   targets: { warmStartMs: number; editMs: number };
-  reference: { name: string; startSeconds: [number, number]; editSeconds: [number, number]; startRatio: [number, number]; editRatio: [number, number] }[];
 }
-
-const REFERENCE = [
-  { name: 'VitePress', startSeconds: [3.2, 3.2] as [number, number], editSeconds: [0.12, 0.15] as [number, number] },
-  { name: 'Docusaurus', startSeconds: [11, 32] as [number, number], editSeconds: [0.9, 2] as [number, number] },
-];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -233,11 +226,6 @@ export async function benchWatch(edits = 7, docs?: number): Promise<WatchBench> 
       },
       // The real site's start target is the watch-mode issue's; the large site's is the scale issue's.
       targets: { warmStartMs: docs === undefined ? 1500 : 3000, editMs: 100 },
-      reference: REFERENCE.map((r) => ({
-        ...r,
-        startRatio: [(r.startSeconds[0] * 1000) / start.warmMs, (r.startSeconds[1] * 1000) / start.warmMs],
-        editRatio: [(r.editSeconds[0] * 1000) / editMs, (r.editSeconds[1] * 1000) / editMs],
-      })),
     };
   } finally {
     if (running) await stopWatch(running);
@@ -248,8 +236,6 @@ export async function benchWatch(edits = 7, docs?: number): Promise<WatchBench> 
 
 export function formatWatchBench(bench: WatchBench): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const range = ([a, b]: [number, number], unit: (n: number) => string) => (a === b ? unit(a) : `${unit(a)}–${unit(b)}`);
-  const ratio = ([a, b]: [number, number]) => (Math.abs(a - b) < 0.05 ? `${a.toFixed(1)}×` : `${a.toFixed(1)}–${b.toFixed(1)}×`);
   const lines = [
     `Watch mode on ${bench.site} (docsgen serve --watch, fresh processes):`,
     `  start → first 200 of the doc page: cold ${s(bench.start.coldMs)} (first build done at ${s(bench.start.coldFirstBuildMs)}),` +
@@ -258,17 +244,6 @@ export function formatWatchBench(bench: WatchBench): string {
       ` (min ${Math.round(bench.edit.minMs)}, max ${Math.round(bench.edit.maxMs)}, ${bench.edit.runs} saves ${SAVE_SPACING_MS / 1000} s apart; on the server, change seen → pages written: ${Math.round(bench.edit.serverMedianMs)} ms);` +
       ` target under ${bench.targets.editMs} ms`,
     `    server-side stages (median): ${bench.edit.stages.map((st) => `${st.name} ${Math.round(st.ms)} ms`).join(' · ')}`,
-    // The reference figures were measured on the real site's size; a larger site has none.
-    ...(bench.docs === 0
-      ? [
-          '  compared with the reference figures quoted in the issue (>1× means docsgen is faster):',
-          ...bench.reference.map(
-            (r) =>
-              `    ${r.name.padEnd(11)} start ${range(r.startSeconds, (n) => `${n} s`)} → ${ratio(r.startRatio)};` +
-              ` edit ${range(r.editSeconds, (n) => `${n} s`)} → ${ratio(r.editRatio)}`,
-          ),
-        ]
-      : []),
   ];
   return lines.join('\n');
 }
