@@ -384,14 +384,14 @@ async function compileUncached(input: { file: string; relFile: string; source: s
   if (entry) {
     restoreClasses(context.cache, entry.classes);
   } else {
-    // Imported with the first document in no cache: see compile-code.ts.
-    const { compileCode } = await import('./compile-code.ts');
+    // Imported with the first document this thread compiles itself, not one a worker compiles: see compile-code.ts.
+    const compileHere = async () => (await import('./compile-code.ts')).compileCode(input, context);
     if (context.pool) {
-      entry = await context.pool.compile(input, () => compileCode(input, context));
+      entry = await context.pool.compile(input, compileHere);
       // A worker's highlight classes are in its own registry; the stylesheet is made from this one.
       restoreClasses(context.cache, entry.classes);
     } else {
-      entry = await compileCode(input, context);
+      entry = await compileHere();
     }
     // Written while the build goes on: an edit in watch mode should not wait for the disk.
     const writing = writeDiskEntry(context.cache, key, entry).finally(() => context.cache.writes.delete(writing));
