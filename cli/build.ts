@@ -26,7 +26,8 @@ import type { ApiExamples } from './openapi/reference-examples.ts';
 import { createPrecompressor } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
-import { scanPage, scanPages } from './stages/scan-pages.ts';
+import { scanPages } from './stages/scan-pages.ts';
+import { createPageScanner, defaultScanThreads, SCAN_THREADS_FROM, type PageScanner } from './stages/scan-pool.ts';
 import { createPageWriter, type PageWriter } from './stages/write-pages.ts';
 import { createHeaderSourcesCache, securityHeaderFiles, securityHeaders, type HeaderSourcesCache } from './stages/security-headers.ts';
 import { checkOutputPaths } from './stages/output-paths.ts';
@@ -65,6 +66,8 @@ export interface BuildSession {
   markdown: TwinCache;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
+  /** Threads that read the pages a build writes as it renders them, from how many pages on (see scan-pool.ts). */
+  scan: { threads: number; from: number };
 }
 
 interface LastRender {
@@ -79,13 +82,15 @@ interface LastRender {
   pages: RenderedPage[];
 }
 
-/** `incremental` keeps esbuild running between builds: call disposeBuildSession() when done. */
 /**
+ * `incremental` keeps esbuild running between builds: call disposeBuildSession() when done.
  * `compileWorkers` threads compile MDX when a site has at least `compilePoolFrom` sources
  * (defaults: one per core, from 200 sources; 0 workers compiles on the main thread only).
+ * `scanThreads` threads read the written pages of a site of at least `scanThreadsFrom`
+ * pages (defaults: the other cores, at most three, from 300 pages; 0 reads them here).
  */
 export function createBuildSession(
-  options: { incremental?: boolean; cacheDir?: string; compileWorkers?: number; compilePoolFrom?: number } = {},
+  options: { incremental?: boolean; cacheDir?: string; compileWorkers?: number; compilePoolFrom?: number; scanThreads?: number; scanThreadsFrom?: number } = {},
 ): BuildSession {
   return {
     compile: createCompileCache({
@@ -102,6 +107,7 @@ export function createBuildSession(
     markdown: createTwinCache(),
     bundle: options.incremental ? createBundleCache() : undefined,
     bundleStore: options.cacheDir ? createBundleStore(path.join(options.cacheDir, 'bundle')) : undefined,
+    scan: { threads: options.scanThreads ?? defaultScanThreads(), from: options.scanThreadsFrom ?? SCAN_THREADS_FROM },
   };
 }
 
@@ -224,30 +230,40 @@ export async function buildSite(
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
   const sidebars = sidebarData(collected.sidebars, config.baseUrl);
   const sidebarsJson = hashedAsset('sidebars', 'json', sidebars.json);
-  const pages = await task('render', (progress) =>
-    renderPages(
-      {
-        collected,
-        compiled,
-        apis,
-        apiExamples,
-        assets: {
-          styles: [...client.styles, `/${codeCss.path}`],
-          script: client.script,
-          themeInit: client.themeInit,
-          islands: client.islands,
-          feeds: config.blog.enabled ? { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` } : undefined,
+  // Pages written as they are rendered are read meanwhile, on threads of their own on a large site.
+  const sources = collected.docs.length + collected.pages.length + collected.posts.length;
+  const scanner = createPageScanner(session, { threads: options.writePage && sources >= session.scan.from ? session.scan.threads : 0 });
+  let pages: RenderedPage[];
+  try {
+    pages = await task('render', (progress) =>
+      renderPages(
+        {
+          collected,
+          compiled,
+          apis,
+          apiExamples,
+          assets: {
+            styles: [...client.styles, `/${codeCss.path}`],
+            script: client.script,
+            themeInit: client.themeInit,
+            islands: client.islands,
+            feeds: config.blog.enabled ? { rss: `${config.blog.routeBasePath}/rss.xml`, atom: `${config.blog.routeBasePath}/atom.xml` } : undefined,
+          },
+          lastUpdated: updated,
+          sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },
         },
-        lastUpdated: updated,
-        sidebars: { ...sidebars, src: `/${sidebarsJson.path}` },
-      },
-      config,
-      session,
-      progress,
-      options.writePage,
-    ),
-  );
-  await task('scan', async (progress) => scanPages(pages, session, progress));
+        config,
+        session,
+        { progress, writePage: options.writePage, scanner },
+      ),
+    );
+    await task('scan', async (progress) => {
+      await scanner.drain();
+      scanPages(pages, session, progress);
+    });
+  } finally {
+    await scanner.close();
+  }
   // The samples the API pages show, for their twins: made once, in the api-examples stage.
   const samplesFor = (apiId: string, operationId: string) =>
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
@@ -414,16 +430,16 @@ async function renderPages(
   input: RenderInput,
   config: SiteConfig,
   session: BuildSession,
-  progress?: Progress,
-  writePage?: (page: RenderedPage) => Promise<void>,
+  options: { progress?: Progress; writePage?: (page: RenderedPage) => Promise<void>; scanner: PageScanner },
 ): Promise<RenderedPage[]> {
+  const { progress, writePage, scanner } = options;
   const stage = session.render ?? render;
   if (writePage) {
     // Pages kept without their HTML cannot be reused by a next render.
     session.lastRender = undefined;
     const onPage = async (page: RenderedPage): Promise<RenderedPage> => {
       const kept: RenderedPage = { ...page, html: '' };
-      scanPage(kept, page.html, session);
+      await scanner.scan(kept, page.html);
       await writePage(page);
       return kept;
     };
