@@ -328,19 +328,19 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
-    const index = await logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
-    // A build that made its own session keeps nothing for a next one: what its stages cached
-    // (compiled documents, parsed pages, search records) goes before the site is compressed and crawled.
-    if (!options.session) await disposeBuildSession(session);
-    // Every file a page links to is written now. The crawl runs while the thread pool
-    // compresses the files that are not pages (it reads every file uncompressed); on a
-    // large site, on a thread of its own. Not sooner: beside the search index, the crawl's
-    // threads took a 9,933-doc build's peak memory over a gigabyte.
+    // Every file a page links to is written now: the search index is fetched by the
+    // client's script alone, which the crawl does not read. So the crawl runs beside the
+    // search index (on a large site, on threads of its own), then beside the compression of
+    // the files that are not pages (the crawl reads every file uncompressed).
     const crawlOptions = { dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) };
     const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? verifyOnThread : verify;
     const crawl = options.skipCrawl ? undefined : logger.task('verify', (progress) => crawlWith({ ...crawlOptions, progress }, config));
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);
+    const index = await settleFirst(crawl, () => logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress })))));
+    // A build that made its own session keeps nothing for a next one: what its stages cached
+    // (compiled documents, parsed pages, search records) goes before the site is compressed.
+    if (!options.session) await disposeBuildSession(session);
     // Pages were compressed as they were written; the rest is done here.
     await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish()));
     await crawl;

@@ -6,7 +6,8 @@
  * terminal the running stage shows a live count and an estimate of the time left
  * (`compile 4,231/9,933 · 38 s left`) on one line rewritten in place; without one (CI
  * logs) each stage prints one line when it ends, and a long stage one more every tenth
- * of its items, so a log shows where the time went. `quiet` prints neither.
+ * of its items, so a log shows where the time went. `quiet` prints neither. Stages that
+ * run side by side (the crawl beside the search index) share the live line.
  */
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
@@ -76,6 +77,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const timings: StageTiming[] = [];
   const now = options.now ?? (() => performance.now());
   const status = level === 'quiet' ? undefined : options.status;
+  /** The live text of each running stage that reported progress, in the order they started. */
+  const live = new Map<string, string>();
+  const redraw = () => status?.([...live.values()].join(' | '));
   /** Progress reporting of one running stage. */
   const progressOf = (name: string, start: number): Progress => {
     let drawn = -Infinity;
@@ -86,7 +90,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (status) {
         if (t - drawn < REDRAW_MS && done < total) return;
         drawn = t;
-        status(progressText(name, done, total, t - start));
+        live.set(name, progressText(name, done, total, t - start));
+        redraw();
       } else if (total >= LONG_STAGE_ITEMS) {
         const reached = Math.floor((done * 10) / total);
         if (reached > tenth && done < total) {
@@ -119,7 +124,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       } finally {
         const ms = now() - start;
         timings.push({ name, ms, rss: process.memoryUsage().rss });
-        status?.('');
+        live.delete(name);
+        redraw();
         // On a terminal the summary names every stage; a log gets a line per stage as it ends.
         if (level === 'verbose' || (level === 'normal' && !status)) write(`✓ ${name} ${formatMs(ms)}`);
       }

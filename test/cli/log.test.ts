@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createLogger, LONG_STAGE_ITEMS, progressText } from '../../cli/log.ts';
+import { createLogger, LONG_STAGE_ITEMS, progressText, type Progress } from '../../cli/log.ts';
 
 /** A logger with a clock the test moves: `tick` ms per progress report. */
 function logger(options: { level?: 'quiet' | 'normal' | 'verbose'; terminal?: boolean }) {
@@ -47,6 +47,30 @@ describe('build progress', () => {
     assert.ok(statuses.length > 10 && statuses.length < LONG_STAGE_ITEMS, `throttled redraws, got ${statuses.length}`);
     assert.ok(statuses.includes('compile 250/500 · 10 s left'), statuses.slice(0, 5).join('\n'));
     assert.equal(statuses.at(-1), '', 'the live line is cleared when the stage ends');
+  });
+
+  it('on a terminal, shows stages that run side by side on the one live line, each until it ends', async () => {
+    const statuses: string[] = [];
+    let clock = 0;
+    const log = createLogger({ write: () => undefined, status: (text) => statuses.push(text), now: () => clock });
+    let crawled: Progress = () => undefined;
+    let endCrawl: () => void = () => undefined;
+    const crawl = log.task('verify', (progress) => {
+      crawled = progress;
+      return new Promise<void>((resolve) => (endCrawl = resolve));
+    });
+    await log.task('search-index', async (progress) => {
+      clock += 1000;
+      crawled(100, 1000);
+      clock += 1000;
+      progress(10, 100);
+    });
+    assert.deepEqual(statuses, ['verify 100/1,000 · 9 s left', 'verify 100/1,000 · 9 s left | search-index 10/100 · 18 s left', 'verify 100/1,000 · 9 s left']);
+    clock += 1000;
+    crawled(500, 1000);
+    endCrawl();
+    await crawl;
+    assert.deepEqual(statuses.slice(3), ['verify 500/1,000 · 3 s left', '']);
   });
 
   it('--quiet prints nothing, with or without a terminal', async () => {
