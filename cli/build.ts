@@ -25,7 +25,7 @@ import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import type { ApiExamples } from './openapi/reference-examples.ts';
 import { createPrecompressor } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
-import { buildSearchIndex, createSearchIndexCache, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
+import { buildSearchIndex, createSearchIndexCache, SEARCH_INDEX_PATHS, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
 import { createPageScanner, defaultScanThreads, SCAN_THREADS_FROM, type PageScanner } from './stages/scan-pool.ts';
 import { createPageWriter, type PageWriter } from './stages/write-pages.ts';
@@ -328,16 +328,25 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
     const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
-    // Every file a page links to is written now: the search index is fetched by the
-    // client's script alone, which the crawl does not read. So the crawl runs beside the
-    // search index (on a large site, on threads of its own), then beside the compression of
-    // the files that are not pages (the crawl reads every file uncompressed).
-    const crawlOptions = { dir: folder.dir, checkExternal: options.checkExternal ?? false, routes: site.pages.map((p) => p.route) };
+    // Every file a page needs is written now but the search index, which the client's
+    // script fetches and no page links to (an author may, and a link to it waits for it).
+    // So the crawl runs beside the search index (on a large site, on threads of its own),
+    // then beside the compression of the files that are not pages (it reads every file
+    // uncompressed).
+    const indexWritten = settled();
+    const crawlOptions = {
+      dir: folder.dir,
+      checkExternal: options.checkExternal ?? false,
+      routes: site.pages.map((p) => p.route),
+      pending: { ...SEARCH_INDEX_PATHS, written: indexWritten.promise },
+    };
     const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? verifyOnThread : verify;
     const crawl = options.skipCrawl ? undefined : logger.task('verify', (progress) => crawlWith({ ...crawlOptions, progress }, config));
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);
-    const index = await settleFirst(crawl, () => logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress })))));
+    const index = await settleFirst(crawl, () =>
+      logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress })))).finally(indexWritten.settle),
+    );
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the site is compressed.
     if (!options.session) await disposeBuildSession(session);
@@ -375,6 +384,13 @@ async function settleFirst<T>(running: Promise<unknown> | undefined, work: () =>
     await running?.catch(() => undefined);
     throw error;
   }
+}
+
+/** A promise settled by calling settle(): Node 20 has no Promise.withResolvers(). */
+function settled(): { promise: Promise<void>; settle: () => void } {
+  let settle = () => undefined as void;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
 
 /** An asset named like esbuild's output (name-HASH.ext), so the server caches it as immutable. */

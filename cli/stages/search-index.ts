@@ -663,12 +663,14 @@ function bucketCount(keys: number): number {
 }
 
 
-/** Where the index's files live in the output: the fixed entry point, and the folders named by content. */
+const SEARCH_FOLDER = 'assets/search';
+
+/** Where the index's files live in the output: the fixed entry point, and the folder of those named by content. */
+export const SEARCH_INDEX_PATHS = { files: [SEARCH_META_PATH], folders: [SEARCH_FOLDER] } as const;
+
 export function isSearchIndexFile(rel: string): boolean {
   return rel === SEARCH_META_PATH || rel.startsWith(`${SEARCH_FOLDER}/`);
 }
-
-const SEARCH_FOLDER = 'assets/search';
 
 /**
  * The passages in files, about one a page (see PagePassageFile in search-format.ts):

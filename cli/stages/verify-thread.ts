@@ -6,14 +6,19 @@
  */
 import { DocsgenError, fromPlainError, type PlainError } from '../errors.ts';
 import { startWorkerThread } from '../worker-thread.ts';
-import type { VerifyConfig, VerifyOptions, VerifyResult } from './verify.ts';
+import type { PendingFiles, VerifyConfig, VerifyOptions, VerifyResult } from './verify.ts';
 
 /** Pages from which the crawl gets a thread of its own: below, starting one costs more than it overlaps. */
 export const VERIFY_THREAD_FROM = 300;
 
 export interface VerifyWorkerData {
-  options: Omit<VerifyOptions, 'progress'>;
+  options: Omit<VerifyOptions, 'progress' | 'pending'> & { pending?: PendingFiles };
   config: VerifyConfig;
+}
+
+/** What the build tells the thread: the pending files are written (see VerifyOptions.pending). */
+export interface VerifyNotice {
+  written: true;
 }
 
 /** What the thread says: progress while it crawls, then the result or the error once. */
@@ -24,9 +29,15 @@ export type VerifyMessage =
   | { crash: string };
 
 export function verifyOnThread(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
-  const { progress, ...rest } = options;
-  const data: VerifyWorkerData = { options: rest, config: { baseUrl: config.baseUrl, links: { ignore: [...config.links.ignore] } } };
+  const { progress, pending, ...rest } = options;
+  const data: VerifyWorkerData = {
+    options: { ...rest, pending: pending && { files: [...pending.files], folders: [...pending.folders] } },
+    config: { baseUrl: config.baseUrl, links: { ignore: [...config.links.ignore] } },
+  };
   const worker = startWorkerThread('cli/stages/verify-worker.ts', data);
+  const notice: VerifyNotice = { written: true };
+  // A thread that already ended is not told; a failed write settles too, so the crawl never waits forever.
+  void pending?.written.finally(() => worker.postMessage(notice)).catch(() => undefined);
   return new Promise<VerifyResult>((resolve, reject) => {
     const died = (cause: unknown) =>
       reject(new DocsgenError(`The crawl of the built site stopped: ${cause instanceof Error ? cause.message : String(cause)}.`, { hint: 'Build again; if it fails the same way, report it with this message.', cause }));

@@ -2,15 +2,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isDocsgenError, toPlainError } from '../errors.ts';
 import { verify } from './verify.ts';
-import type { VerifyMessage, VerifyWorkerData } from './verify-thread.ts';
+import type { VerifyMessage, VerifyNotice, VerifyWorkerData } from './verify-thread.ts';
 
 async function crawl(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('verify-worker.ts runs only as a worker thread of the verify stage.');
   const { options, config } = workerData as VerifyWorkerData;
   const send = (message: VerifyMessage) => port.postMessage(message);
+  const written = new Promise<void>((resolve) => port.once('message', (notice: VerifyNotice) => notice.written && resolve()));
+  const pending = options.pending && { ...options.pending, written };
   try {
-    send({ result: await verify({ ...options, progress: (done, total) => send({ progress: [done, total] }) }, config) });
+    send({ result: await verify({ ...options, pending, progress: (done, total) => send({ progress: [done, total] }) }, config) });
   } catch (error) {
     send(isDocsgenError(error) ? { error: toPlainError(error) } : { crash: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

@@ -20,7 +20,7 @@
 import pMap from 'p-map';
 import type { SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
-import { withBase } from '../../templates/shared/base-url.ts';
+import { withBase, withoutBase } from '../../templates/shared/base-url.ts';
 import { SERVER_THREAD_FROM, startCrawlServer } from './crawl-server.ts';
 
 export interface VerifyOptions {
@@ -32,6 +32,17 @@ export interface VerifyOptions {
   progress?: (done: number, total: number) => void;
   /** Serve from a thread of its own (default: from SERVER_THREAD_FROM pages on). */
   serverThread?: boolean;
+  /**
+   * Files still being written when the crawl starts (the search index, which no page needs
+   * but an author may link to): a link to one of them is requested once `written` settles.
+   */
+  pending?: PendingFiles & { written: Promise<void> };
+}
+
+/** Paths inside the output ('search/index.json'), and folders whose every file is pending. */
+export interface PendingFiles {
+  files: readonly string[];
+  folders: readonly string[];
 }
 
 export interface VerifyResult {
@@ -100,6 +111,8 @@ export async function verify(options: VerifyOptions, config: VerifyConfig): Prom
     // The server serves the folder under the base URL its build wrote into it, as the host will.
     const pageUrls = options.routes.map((route) => new URL(withBase(config.baseUrl, route), `${local}/`).href);
     const ledger = createCrawlLedger(pageUrls);
+    const pending = options.pending;
+    const isPending = pending ? pendingMatcher(pending, config.baseUrl) : () => false;
     /** Status of each broken link (undefined: no response). */
     const broken = new Map<string, number | undefined>();
     let checked = 0;
@@ -120,7 +133,9 @@ export async function verify(options: VerifyOptions, config: VerifyConfig): Prom
           if (link === pageUrl) return false;
           if (ignored.some((prefix) => link.startsWith(prefix))) return true;
           if (!link.startsWith(local) && !options.checkExternal) return true;
-          return !ledger.claim(link, pageUrl);
+          if (!ledger.claim(link, pageUrl)) return true;
+          if (isPending(link)) await pending?.written;
+          return false;
         },
       });
       for (const link of result.links) {
@@ -135,6 +150,20 @@ export async function verify(options: VerifyOptions, config: VerifyConfig): Prom
   } finally {
     await server.close();
   }
+}
+
+/** Whether a URL of the crawl names one of the pending files. */
+function pendingMatcher(pending: PendingFiles, baseUrl: string): (link: string) => boolean {
+  const files = new Set(pending.files);
+  return (link) => {
+    let rel: string | undefined;
+    try {
+      rel = withoutBase(baseUrl, decodeURI(new URL(link).pathname))?.slice(1);
+    } catch {
+      return false;
+    }
+    return rel !== undefined && (files.has(rel) || pending.folders.some((folder) => rel.startsWith(`${folder}/`)));
+  };
 }
 
 function brokenLinksError(broken: Map<string, number | undefined>, ledger: CrawlLedger, local: string): DocsgenErrors {

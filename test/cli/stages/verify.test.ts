@@ -13,6 +13,7 @@ import { createCrawlLedger, verify, type VerifyConfig, type VerifyOptions } from
 import { verifyOnThread } from '../../../cli/stages/verify-thread.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { createCleanup } from '../../helpers/temp.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const cleanup = createCleanup();
 
@@ -80,6 +81,33 @@ for (const { name, crawl } of variants) describe(`verify, ${name}`, () => {
       });
     } finally {
       await rm(path.join(out, 'b.html'));
+    }
+  });
+
+  it('requests a link to a file still being written (the search index) once the build says it is written', async () => {
+    const config = await loadConfig(site);
+    await writeFile(path.join(out, 'c.html'), page('<a href="/search/index.json">índice</a><a href="/assets/search/ab12/t/0.json">parte</a>'));
+    const late = ['search/index.json', 'assets/search/ab12/t/0.json'];
+    let written = () => undefined as void;
+    const pending = { files: ['search/index.json'], folders: ['assets/search'], written: new Promise<void>((resolve) => (written = resolve)) };
+    try {
+      let done = 0;
+      const state = { settled: false };
+      const checking = crawl({ dir: out, checkExternal: false, routes: ['/', '/a', '/c'], pending, progress: (n) => (done = n) }, config);
+      void checking.then(() => (state.settled = true), () => (state.settled = true));
+      // The two other pages are checked, and /c was fetched with them: its two links wait.
+      await waitFor('the crawl to check the pages without pending links', () => done >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(state.settled, false, 'the crawl waits for the pending files');
+      for (const rel of late) {
+        await mkdir(path.dirname(path.join(out, rel)), { recursive: true });
+        await writeFile(path.join(out, rel), '{}');
+      }
+      written();
+      const result = await checking;
+      assert.equal(result.checked, 6, 'the three pages, the stylesheet and both files of the index');
+    } finally {
+      for (const rel of ['c.html', ...late]) await rm(path.join(out, rel), { force: true });
     }
   });
 
