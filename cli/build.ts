@@ -332,25 +332,25 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // script fetches and no page links to (an author may, and a link to it waits for it).
     // So the crawl runs beside the search index (on a large site, on threads of its own),
     // then beside the compression of the files that are not pages (it reads every file
-    // uncompressed).
-    const indexWritten = settled();
-    // The crawl's two threads start beside the search index, on top of the main thread's
-    // heap: without a collection first, its garbage took the bench's 9,933-doc build from
-    // 918 MiB to 1,026 MiB at its peak (one build each, in a row).
+    // uncompressed). Its two threads start on top of the main thread's heap: without a
+    // collection first, that heap's garbage took the bench's 9,933-doc build from 918 MiB
+    // to 1,026 MiB at its peak (one build each, in a row).
     if (!options.session) collectGarbageNow();
+    const indexing = logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress }))));
+    // Awaited below, after the crawl has started; a failure is thrown there.
+    indexing.catch(() => undefined);
     const crawlOptions = {
       dir: folder.dir,
       checkExternal: options.checkExternal ?? false,
       routes: site.pages.map((p) => p.route),
-      pending: { ...SEARCH_INDEX_PATHS, written: indexWritten.promise },
+      // Settled however the index ends, so the crawl never waits forever.
+      pending: { ...SEARCH_INDEX_PATHS, written: indexing.then(() => undefined, () => undefined) },
     };
     const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? verifyOnThread : verify;
     const crawl = options.skipCrawl ? undefined : logger.task('verify', (progress) => crawlWith({ ...crawlOptions, progress }, config));
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);
-    const index = await settleFirst(crawl, () =>
-      logger.task('search-index', async (progress) => folder.write(asGenerated(await site.searchIndex!({ progress })))).finally(indexWritten.settle),
-    );
+    const index = await settleFirst(crawl, () => indexing);
     // A build that made its own session keeps nothing for a next one: what its stages cached
     // (compiled documents, parsed pages, search records) goes before the site is compressed.
     if (!options.session) await disposeBuildSession(session);
@@ -388,13 +388,6 @@ async function settleFirst<T>(running: Promise<unknown> | undefined, work: () =>
     await running?.catch(() => undefined);
     throw error;
   }
-}
-
-/** A promise settled by calling settle(): Node 20 has no Promise.withResolvers(). */
-function settled(): { promise: Promise<void>; settle: () => void } {
-  let settle = () => undefined as void;
-  const promise = new Promise<void>((resolve) => (settle = resolve));
-  return { promise, settle };
 }
 
 /** An asset named like esbuild's output (name-HASH.ext), so the server caches it as immutable. */

@@ -50,7 +50,6 @@ interface InFlight {
 /** `threads` 0 reads every page on the calling thread, as scanPage() does. */
 export function createPageScanner(caches: ScanCaches, options: { threads: number }): PageScanner {
   const workers: Worker[] = [];
-  const load = new Map<Worker, number>();
   const inFlight = new Map<number, InFlight>();
   /** Called whenever a page comes back or a thread goes: each checks again what it waits for. */
   const waiting = new Set<() => void>();
@@ -60,8 +59,6 @@ export function createPageScanner(caches: ScanCaches, options: { threads: number
     const entry = inFlight.get(id);
     if (!entry) return;
     inFlight.delete(id);
-    const count = load.get(entry.worker);
-    if (count !== undefined) load.set(entry.worker, count - 1);
     if (reading) keepReading(entry.page, reading, caches);
     else scanPage(entry.page, entry.html, caches);
     wake();
@@ -84,7 +81,6 @@ export function createPageScanner(caches: ScanCaches, options: { threads: number
     const index = workers.indexOf(worker);
     if (index < 0) return;
     workers.splice(index, 1);
-    load.delete(worker);
     for (const [id, entry] of inFlight) if (entry.worker === worker) settled(id);
     wake();
   };
@@ -95,8 +91,13 @@ export function createPageScanner(caches: ScanCaches, options: { threads: number
     worker.on('error', () => lose(worker));
     worker.on('exit', () => lose(worker));
     workers.push(worker);
-    load.set(worker, 0);
   }
+  /** Pages a thread has and has not sent back. */
+  const load = (worker: Worker) => {
+    let count = 0;
+    for (const entry of inFlight.values()) if (entry.worker === worker) count++;
+    return count;
+  };
 
   return {
     async scan(page, html) {
@@ -104,10 +105,9 @@ export function createPageScanner(caches: ScanCaches, options: { threads: number
       if (!needs) return;
       await until(() => workers.length === 0 || inFlight.size < workers.length * IN_FLIGHT_PER_THREAD);
       if (workers.length === 0 || state.closed) return scanPage(page, html, caches);
-      const worker = workers.reduce((a, b) => (load.get(b)! < load.get(a)! ? b : a));
+      const worker = workers.reduce((a, b) => (load(b) < load(a) ? b : a));
       const id = state.nextId++;
       inFlight.set(id, { page, html, worker });
-      load.set(worker, load.get(worker)! + 1);
       worker.postMessage({ id, html, title: page.title, needs } satisfies ScanTask);
     },
     drain() {

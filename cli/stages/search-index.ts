@@ -666,10 +666,10 @@ function bucketCount(keys: number): number {
 const SEARCH_FOLDER = 'assets/search';
 
 /** Where the index's files live in the output: the fixed entry point, and the folder of those named by content. */
-export const SEARCH_INDEX_PATHS = { files: [SEARCH_META_PATH], folders: [SEARCH_FOLDER] } as const;
+export const SEARCH_INDEX_PATHS: { files: readonly string[]; folders: readonly string[] } = { files: [SEARCH_META_PATH], folders: [SEARCH_FOLDER] };
 
 export function isSearchIndexFile(rel: string): boolean {
-  return rel === SEARCH_META_PATH || rel.startsWith(`${SEARCH_FOLDER}/`);
+  return SEARCH_INDEX_PATHS.files.includes(rel) || SEARCH_INDEX_PATHS.folders.some((folder) => rel.startsWith(`${folder}/`));
 }
 
 /**

@@ -94,8 +94,9 @@ describe('page scan threads', () => {
     }
     const [alone, threaded] = outputs;
     assert.ok(alone!.size > 50, `the fixture writes a site (${alone!.size} files)`);
-    assert.ok([...alone!.keys()].some((file) => file.startsWith('assets/search') || file.includes('search')), 'the site has a search index');
-    assert.ok([...alone!.keys()].includes('_headers') || [...alone!.keys()].some((f) => f.startsWith('.')), 'the site has its security headers');
+    // What the scan feeds: the search index and the security headers (by their inline scripts' hashes).
+    assert.ok(alone!.has(path.join('search', 'index.json')), 'the site has a search index');
+    assert.ok(alone!.has(path.join('.docsgen', 'headers.json')), 'the site has its security headers');
     assert.deepEqual([...threaded!.keys()], [...alone!.keys()]);
     for (const [file, bytes] of alone!) assert.equal(threaded!.get(file), bytes, `${file} differs`);
   });
