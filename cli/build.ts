@@ -87,7 +87,7 @@ interface LastRender {
  * `compileWorkers` threads compile MDX when a site has at least `compilePoolFrom` sources
  * (defaults: one per core, from 200 sources; 0 workers compiles on the main thread only).
  * `scanThreads` threads read the written pages of a site of at least `scanThreadsFrom`
- * pages (defaults: the other cores, at most three, from 300 pages; 0 reads them here).
+ * sources (defaults: the other cores, at most three, from 300 sources; 0 reads them here).
  */
 export function createBuildSession(
   options: { incremental?: boolean; cacheDir?: string; compileWorkers?: number; compilePoolFrom?: number; scanThreads?: number; scanThreadsFrom?: number } = {},

@@ -13,7 +13,7 @@ import { startWorkerThread } from '../worker-thread.ts';
 import type { RenderedPage } from './render.ts';
 import { keepReading, readingNeeds, scanPage, type PageReading, type ReadingNeeds, type ScanCaches } from './scan-pages.ts';
 
-/** Pages from which the scan gets threads of its own: below, starting one costs more than it overlaps. */
+/** Sources (docs, pages and posts) from which the scan gets threads of its own: below, starting one costs more than it overlaps. */
 export const SCAN_THREADS_FROM = 300;
 /** Pages handed to one thread and not yet read back: enough that it never waits for the next. */
 const IN_FLIGHT_PER_THREAD = 8;

@@ -31,7 +31,7 @@ export type VerifyMessage =
 export function verifyOnThread(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
   const { progress, pending, ...rest } = options;
   const data: VerifyWorkerData = {
-    options: { ...rest, pending: pending && { files: [...pending.files], folders: [...pending.folders] } },
+    options: { ...rest, pending: pending && { files: pending.files, folders: pending.folders } },
     config: { baseUrl: config.baseUrl, links: { ignore: [...config.links.ignore] } },
   };
   const worker = startWorkerThread('cli/stages/verify-worker.ts', data);
