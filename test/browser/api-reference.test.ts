@@ -233,9 +233,10 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
   });
 
   it('no page overflows a phone: both API pages at 360, 390 and 414 px', async () => {
-    for (const width of [360, 390, 414]) {
-      const page = await browser.isolatedPage({ viewport: { width, height: 800 } });
-      try {
+    const page = await browser.isolatedPage();
+    try {
+      for (const width of [360, 390, 414]) {
+        await page.setViewportSize({ width, height: 800 });
         for (const route of ['/api-reference', '/onboarding-api-reference']) {
           await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
           const wide = await page.evaluate(() => ({
@@ -251,9 +252,9 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
           await page.mouse.wheel(300, 0);
           assert.equal(await page.evaluate(() => window.scrollX), 0, `${route} at ${width} px does not scroll sideways`);
         }
-      } finally {
-        await page.close();
       }
+    } finally {
+      await page.close();
     }
   });
 

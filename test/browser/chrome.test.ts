@@ -98,15 +98,16 @@ describe('site chrome (real site)', () => {
   const toggle = (page: Page) => page.locator('.navbar__items--right [data-theme-toggle]');
 
   it('leaves room between the navbar and the first heading on docs, blog and API pages', async () => {
+    const { page } = await open('/docs/doc1');
     for (const route of ['/docs/doc1', '/blog', '/blog/2019/05/28/hola', '/blog/archive', '/api-reference', '/onboarding-api-reference']) {
-      const { page } = await open(route);
+      await page.goto(server.url + route, { waitUntil: 'load' });
       const gap = await page.evaluate(() => {
         const heading = [...document.querySelectorAll('main h1, main h2, main .breadcrumbs')].find((e) => e.getBoundingClientRect().height > 0)!;
         return heading.getBoundingClientRect().top - document.querySelector('.navbar')!.getBoundingClientRect().bottom;
       });
       assert.ok(gap >= 16, `${route}: the first heading starts ${gap} px below the navbar`);
-      await page.close();
     }
+    await page.close();
   });
 
   it('is light by default; the toggle switches light/dark, labels itself exactly and persists the choice under "theme"', async () => {
