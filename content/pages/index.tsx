@@ -19,7 +19,7 @@ export default function Home() {
         </p>
         <div className="hero__actions">
           <a className="button button--primary button--lg" href="/docs/documentacao/introducao">
-            Ler a documentação
+            Read the docs
           </a>
           <a className="button button--secondary button--lg" href="/api-reference">
             API Reference
@@ -77,7 +77,7 @@ export default function Home() {
               <h3>
                 <a href="/docs/documentacao/credenciais">Obtenha credenciais de sandbox</a>
               </h3>
-              <p>Gere o client_id e o client_secret no painel de parceiros e peça seu primeiro token OAuth 2.0.</p>
+              <p>Gere o client_id e o client_secret no painel do parceiro e peça seu primeiro token OAuth 2.0.</p>
             </li>
             <li>
               <h3>
@@ -109,10 +109,10 @@ export default function Home() {
           </p>
           <div className="store-links">
             <a className="button button--secondary" href={ANDROID_URL} target="_blank" rel="noopener noreferrer">
-              Sorrix para Android
+              Sorrix for Android
             </a>
             <a className="button button--secondary" href={IOS_URL} target="_blank" rel="noopener noreferrer">
-              Sorrix para iOS
+              Sorrix for iOS
             </a>
           </div>
         </div>
