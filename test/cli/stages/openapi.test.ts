@@ -73,7 +73,7 @@ describe('loadApiDocuments: the real documents', () => {
   it('reads title, version, description, servers and tags', () => {
     assert.equal(payment.file, 'openapi/payment.yaml');
     assert.equal(payment.title, 'Sorrix Payment API');
-    assert.equal(payment.version, '1.0.0');
+    assert.equal(payment.version, '1.1.0');
     assert.match(payment.description, /backend do lojista/);
     assert.deepEqual(payment.servers, [
       { url: 'https://sandbox.api.sorrix.example', description: 'Sandbox' },
