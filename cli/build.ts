@@ -35,6 +35,8 @@ import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
 import { verify } from './stages/verify.ts';
 import { VERIFY_THREAD_FROM, verifyOnThread } from './stages/verify-thread.ts';
 import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
+import { DocsgenErrors, isDocsgenError, type DocsgenError } from './errors.ts';
+import { checkOutputFolder } from './output-folder.ts';
 import { discard, publish, recoverInterruptedPublish, removeOnSignal, stagingDir } from './stages/publish.ts';
 import { generatedFiles, openStagingFolder, siteFiles, type OutputFile } from './stages/write.ts';
 
@@ -112,6 +114,11 @@ export function createBuildSession(
 }
 
 /** Where compiled MDX is kept between builds, as other tools keep theirs (node_modules/.cache). */
+/** What a build reads from the site: its output folder may hold none of it (see output-folder.ts). */
+function siteSources(config: SiteConfig): string[] {
+  return [...Object.values(config.dirs), config.configFile, ...config.apiReferences.map((ref) => path.resolve(config.root, ref.spec))];
+}
+
 export function defaultCacheDir(config: SiteConfig): string {
   return path.join(config.root, 'node_modules', '.cache', 'docsgen');
 }
@@ -181,7 +188,8 @@ export interface SiteOutput {
 /**
  * The stages that need no output folder: bundle -> collect -> openapi -> compile ->
  * render -> scan (each page parsed once) -> generated files -> in-memory link check ->
- * search index. Throws on the first stage that fails.
+ * search index. Collect, openapi and compile all run even when one of them fails, and
+ * their problems are thrown together; from render on, the first stage that fails throws.
  */
 export async function buildSite(
   config: SiteConfig,
@@ -220,11 +228,16 @@ export async function buildSite(
   const commits = commitDates(config.root, [config.dirs.docs]);
   const client = await task('bundle', () => bundle(config, { cache: session.bundle, islands: usedIslands(config), store: session.bundleStore }));
   options.bundled?.(client.files);
-  const collected = await task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts, texts: session.sourceTexts }));
+  // The documents and the API documents are read and compiled even when the other failed,
+  // so one run reports the problems of both (the stages after need them all).
+  const failures: AuthorError[] = [];
+  const collected = await unlessItFails(failures, () => task('collect', () => collect(config, session.frontMatter, { drafts: options.drafts, texts: session.sourceTexts })));
+  const apis = await unlessItFails(failures, () => task('openapi', () => loadApis(config, session)));
+  // Before compile, which writes the stylesheet of every highlight class used so far.
+  const apiExamples = apis && (await task('api-examples', () => loadApiExamples(apis, config, session)));
+  const compiled = collected && (await unlessItFails(failures, () => task('compile', (progress) => compile(collected, config, session.compile, progress))));
+  if (!collected || !apis || !apiExamples || !compiled) throw togetherAs(failures);
   const updated = await task('last-updated', async () => lastUpdated(collected.docs, await commits));
-  const apis = await task('openapi', () => loadApis(config, session));
-  const apiExamples = await task('api-examples', () => loadApiExamples(apis, config, session));
-  const compiled = await task('compile', (progress) => compile(collected, config, session.compile, progress));
   // Not before: the setting holds for the whole process, and the compile workers were slower with it.
   if (options.release) boundHeapGrowth();
   const codeCss = hashedAsset('code', 'css', compiled.codeCss);
@@ -299,10 +312,33 @@ export async function buildSite(
   return { ...site, generated: [...generated, ...(await task('search-index', async (progress) => [...(await searchIndex({ progress }))]))] };
 }
 
+type AuthorError = DocsgenError | DocsgenErrors;
+
+/** `run`'s result, or undefined once its author's error is kept in `failures`; any other error goes on. */
+async function unlessItFails<T>(failures: AuthorError[], run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isDocsgenError(error)) throw error;
+    failures.push(error);
+    return undefined;
+  }
+}
+
+/** One stage's failure as it was reported; several, as one list. */
+function togetherAs(failures: readonly AuthorError[]): AuthorError {
+  const [first] = failures;
+  if (!first) throw new Error('a stage gave no result and no error');
+  if (failures.length === 1) return first;
+  const errors = failures.flatMap((failure) => (failure instanceof DocsgenErrors ? failure.errors : [failure]));
+  return new DocsgenErrors(`${errors.length} problems:`, errors);
+}
+
 /** A full build: buildSite(), then write to a staging folder, crawl it, and swap it into place. */
 export async function build(config: SiteConfig, options: BuildOptions = {}): Promise<BuildResult> {
   const logger = options.logger ?? createLogger();
   const outDir = path.resolve(config.root, options.outDir ?? 'dist');
+  checkOutputFolder(outDir, { root: config.root, sources: siteSources(config), option: '--out' });
   const session = options.session ?? createBuildSession({ cacheDir: options.cache === false ? undefined : defaultCacheDir(config) });
   for (const note of await recoverInterruptedPublish(outDir)) logger.warn(`${note}.`);
   const staging = removeOnSignal(stagingDir(outDir));

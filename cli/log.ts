@@ -119,15 +119,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     async task(name, fn) {
       const start = now();
       if (level === 'verbose') write(`… ${name}`);
+      let mark = '✗';
       try {
-        return await fn(progressOf(name, start));
+        const result = await fn(progressOf(name, start));
+        mark = '✓';
+        return result;
       } finally {
         const ms = now() - start;
         timings.push({ name, ms, rss: process.memoryUsage().rss });
         live.delete(name);
         redraw();
         // On a terminal the summary names every stage; a log gets a line per stage as it ends.
-        if (level === 'verbose' || (level === 'normal' && !status)) write(`✓ ${name} ${formatMs(ms)}`);
+        if (level === 'verbose' || (level === 'normal' && !status)) write(`${mark} ${name} ${formatMs(ms)}`);
       }
     },
   };

@@ -13,7 +13,7 @@
  * session's (./watch/dev-session.ts); this module wires them to the server and the file watchers.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from './build.ts';
 import type { SiteConfig } from './config.ts';
@@ -25,7 +25,8 @@ import { startServer, type RunningServer } from './serve.ts';
 import { bundleLiveReloadClient, createLiveReload, type LiveReload } from './watch/live.ts';
 import { createRebuildQueue } from './watch/rebuild-queue.ts';
 import { createErrorReporter, shownPath, stageTimes, successLine } from './watch/report.ts';
-import { checkOutDir, isIgnored, watchedFolders, watchedList } from './watch/watched-files.ts';
+import { conventionalSources, isIgnored, watchedFolders, watchedList } from './watch/watched-files.ts';
+import { checkOutputFolder, makeOutputFolder } from './output-folder.ts';
 import type { OutputChange } from './watch/served-output.ts';
 
 /** `outDir` is the served folder, kept equal to the last good build; `write` and `writeError` take terminal lines (tests capture them), default stdout and stderr. */
@@ -70,7 +71,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       hint: 'Run docsgen serve --watch from the site folder, or pass --root with the folder holding site.config.ts.',
     });
   }
-  checkOutDir(outDir, root);
+  checkOutputFolder(outDir, { root, sources: conventionalSources(root), option: '--dir' });
   /** No earlier output to serve: a placeholder page carries the overlay until a build succeeds. */
   let placeholder = !existsSync(path.join(outDir, 'index.html'));
   if (placeholder) await writePlaceholder(outDir);
@@ -251,7 +252,8 @@ function serverIdle(server: RunningServer): Promise<void> {
 
 /** A page to serve until the first build is written, so the server can start at once and show the overlay. */
 async function writePlaceholder(outDir: string): Promise<void> {
-  await mkdir(outDir, { recursive: true });
+  // Marked as docsgen's: the server may stop before a first build is written, and the next start must accept the folder.
+  await makeOutputFolder(outDir);
   const page = (title: string) =>
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>` +
     `<body style="font-family: system-ui, sans-serif; margin: 3rem auto; max-width: 40rem; padding: 0 1rem"><h1>${title}</h1>` +

@@ -1,13 +1,12 @@
 /**
  * What `serve --watch` watches: the site's conventional folders, the folders and files
  * its config points at, and docsgen's templates; what it ignores there (editors'
- * temporary files, dot names outside static/, the served folder itself); and which
- * served folder it refuses, since keeping it equal to the build deletes stray files.
+ * temporary files, dot names outside static/, the served folder itself); and the
+ * sources the served folder may not hold (see ../output-folder.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SiteConfig } from '../config.ts';
-import { DocsgenError } from '../errors.ts';
 import { TEMPLATES_DIR } from '../paths.ts';
 import { shownPath } from './report.ts';
 
@@ -60,13 +59,7 @@ export function watchedList(root: string, config: SiteConfig | undefined): strin
   return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
 }
 
-/** Refuses an output folder whose synchronisation (which deletes stray files) would hit the sources. */
-export function checkOutDir(outDir: string, root: string): void {
-  const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
-  const clash = within(outDir, root) ? 'holds the site itself' : [...WATCHED.map((w) => path.join(root, w)), TEMPLATES_DIR].find((dir) => within(dir, outDir));
-  if (clash) {
-    throw new DocsgenError(`Cannot serve ${shownPath(outDir, process.cwd())} in watch mode: it ${typeof clash === 'string' && clash.startsWith('holds') ? clash : `is inside ${shownPath(clash, process.cwd())}`}.`, {
-      hint: 'Watch mode deletes files of the served folder that the build does not produce. Pass a separate folder with --dir, such as dist.',
-    });
-  }
+/** The folders and file a site conventionally builds from, known before its config loads: the served folder may hold none of them. */
+export function conventionalSources(root: string): string[] {
+  return [...WATCHED.map((w) => path.join(root, w)), TEMPLATES_DIR];
 }

@@ -20,7 +20,8 @@ const PREVIOUS = '<!DOCTYPE html><title>previous good build</title>';
 
 async function failingBuild(t: CleanupOwner, overlay: string): Promise<{ output: string; dir: string }> {
   const dir = await makeSite(t, overlay);
-  await mkdir(path.join(dir, 'dist'), { recursive: true });
+  // An earlier build's output: it holds the folder that marks it as docsgen's.
+  await mkdir(path.join(dir, 'dist/.docsgen'), { recursive: true });
   await writeFile(path.join(dir, 'dist/index.html'), PREVIOUS);
   const result = await failingFixtureBuild(dir);
   assert.equal(result.code, 1, `expected exit code 1, got ${result.code}\n${result.output}`);
@@ -53,6 +54,22 @@ describe('build errors', { concurrency: 2 }, () => {
     const inProcess = await failingFixtureBuild(dir);
     assert.equal(command.code, 1, command.stderr);
     assert.equal(command.stderr, `\n${inProcess.output}\n\n`);
+  });
+
+  it('an output folder holding the sources or files no build wrote is refused, and nothing in it is touched', async (t) => {
+    const dir = await makeSite(t);
+    await mkdir(path.join(dir, 'public'));
+    await writeFile(path.join(dir, 'public/NOTES.md'), 'notes');
+    const sources = async () => (await readdir(path.join(dir, 'content'), { recursive: true })).sort();
+    const before = await sources();
+    const intoContent = await runCli(['build', '--out', 'content'], dir);
+    assert.equal(intoContent.code, 1, intoContent.stderr);
+    assert.match(intoContent.stderr, /The output folder content\/ holds content\/docs, which the build reads: building into it would delete it\.\n {2}Fix: .*--out dist/);
+    assert.deepEqual(await sources(), before, 'content/ is untouched');
+    const intoPublic = await runCli(['build', '--out', 'public'], dir);
+    assert.equal(intoPublic.code, 1, intoPublic.stderr);
+    assert.match(intoPublic.stderr, /The output folder public\/ holds files no docsgen build wrote \(NOTES\.md\)/);
+    assert.equal(await readFile(path.join(dir, 'public/NOTES.md'), 'utf8'), 'notes');
   });
 
   it('MDX syntax error: file:line:col, the offending line, and a fix', async (t) => {
@@ -188,6 +205,18 @@ describe('build errors', { concurrency: 2 }, () => {
   it('an OpenAPI file that does not parse: file, line and the YAML problem', async (t) => {
     const { output } = await failingBuild(t, 'bad-openapi');
     assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m);
+  });
+
+  it('problems of the documents and of the API documents are reported in one run', async (t) => {
+    // Each case pairs an OpenAPI file that does not parse with a problem in a document: one in its front matter (the collect stage), one in its MDX (compile).
+    for (const overlay of ['bad-frontmatter', 'mdx-syntax']) {
+      const dir = await makeSite(t, 'bad-openapi');
+      await cp(path.join(repoRoot, 'test/fixtures/sites', overlay), dir, { recursive: true, force: true });
+      const { code, output } = await failingFixtureBuild(dir);
+      assert.equal(code, 1, output);
+      assert.match(output, /^openapi\/pay\.yaml:\d+:\d+ {2}The API document is not valid YAML: /m, overlay);
+      assert.match(output, /^content\/docs\/intro\.mdx:\d+/m, overlay);
+    }
   });
 
   it('an unknown config key with a did-you-mean hint and its line', async (t) => {

@@ -40,6 +40,12 @@ describe('build progress', () => {
     assert.ok(!lines.some((l) => l.startsWith('short ')), 'a short stage prints only its end line');
   });
 
+  it('marks a stage that failed with ✗, not ✓', async () => {
+    const { log, lines } = logger({});
+    await assert.rejects(log.task('openapi', () => Promise.reject(new Error('bad document'))), /bad document/);
+    assert.deepEqual(lines, ['✗ openapi 0 ms']);
+  });
+
   it('on a terminal, redraws one live line with the count and the time left, and clears it at the end', async () => {
     const { lines, statuses, run } = logger({ terminal: true });
     await run('compile', LONG_STAGE_ITEMS, 40);

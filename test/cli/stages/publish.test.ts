@@ -37,7 +37,8 @@ describe('publishing a build', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`a build stopped with ${signal} while it writes or verifies removes its staging folder and keeps dist/`, async (t) => {
       const dir = await makeSite(t);
-      await writeFiles(dir, { 'dist/index.html': PREVIOUS });
+      // An earlier build's output: it holds the folder that marks it as docsgen's.
+      await writeFiles(dir, { 'dist/index.html': PREVIOUS, 'dist/.docsgen/base-url.json': '{"baseUrl":"/"}\n' });
       const child = spawn(process.execPath, [path.join(repoRoot, 'cli/bin.mjs'), 'build', '--quiet', '--no-cache'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
