@@ -33,6 +33,13 @@ export async function compileCode(input: { file: string; relFile: string; source
   const limit = checkMdxSource(input.source);
   if (limit) throw new DocsgenError(limit.message, { file: input.relFile, line: limit.line, column: limit.column, excerpt: codeExcerpt(input.source, limit.line, limit.column), hint: limit.hint });
   const highlighter = await getHighlighter(context.cache);
+  // Every route asked for is recorded: the compiled document is valid while they stay the same.
+  const routes = new Map<string, string | null>();
+  const routeOfFile = (file: string) => {
+    const route = context.routeOfFile(file);
+    routes.set(file, route ?? null);
+    return route;
+  };
   const toc: TocItem[] = [];
   const links: SourceLink[] = [];
   let markdown: MdastRoot = { type: 'root', children: [] };
@@ -52,7 +59,7 @@ export async function compileCode(input: { file: string; relFile: string; source
           remarkDirective,
           remarkAdmonitions,
           remarkThemeImports,
-          [remarkLinks, { file: input.file, routeOfFile: context.routeOfFile, links }],
+          [remarkLinks, { file: input.file, routeOfFile, links }],
           [remarkTwinTree, { onTree: (tree: MdastRoot) => (markdown = tree) }],
         ],
         rehypePlugins: [
@@ -78,8 +85,8 @@ export async function compileCode(input: { file: string; relFile: string; source
   }
   const classes = usedClasses(context.cache, code);
   // A document outside the routes (none in a build) has its twin's page anchors relative.
-  const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: context.routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
-  return { code, toc, links, twinBody, classes, map };
+  const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
+  return { code, toc, links, twinBody, classes, map, routes: [...routes] };
 }
 
 function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {

@@ -18,7 +18,6 @@ import type { DiskEntry } from './compile.ts';
 export interface CompileWorkerData {
   /** file -> route of every source, for the links between documents. */
   routes: [string, string][];
-  routesKey?: string;
   siteUrl: string;
 }
 
@@ -45,10 +44,9 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string; siteUrl: string }): CompilePool {
+export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; siteUrl: string }): CompilePool {
   const data: CompileWorkerData = {
     routes: [...options.routes],
-    routesKey: options.routesKey,
     siteUrl: options.siteUrl,
   };
   const queue: Pending[] = [];

@@ -47,6 +47,21 @@ export interface CompiledMdx {
    * was nine tenths of what a compiled document holds (about 220 MB at 10,000 docs).
    */
   twinBody: string;
+  /** The routes compiling it asked for (see RouteDependencies). */
+  routes: RouteDependencies;
+}
+
+/**
+ * The routes a compiled document depends on: the files it asked the route of (its own, for
+ * its twin; those its links name, as `./pagamento.mdx`), each with the route it got, null
+ * for none. A compiled document is reused only while every one of them still has that
+ * route, so adding or moving a document recompiles only those that link to it, not all.
+ */
+export type RouteDependencies = readonly (readonly [file: string, route: string | null])[];
+
+/** Whether every route `routes` recorded is still what `routeOfFile` gives. */
+function routesHold(routes: RouteDependencies | undefined, routeOfFile: (file: string) => string | undefined): boolean {
+  return routes !== undefined && routes.every(([file, route]) => (routeOfFile(file) ?? null) === route);
 }
 
 export interface CompiledPost {
@@ -109,7 +124,7 @@ export interface CompileCache {
    */
   keys: Map<string, { source: string; context: string; key: string }>;
   /** What the last build knew of routes, for precompile(). */
-  last?: { routesKey: string; routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string };
+  last?: { routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string };
   /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
   tsx: Map<string, { inputs: [file: string, signature: string][]; loaded: CompiledTsxPage }>;
   /** Worker threads a compile stage with at least `poolFrom` sources may use; 0 compiles on the main thread only. */
@@ -166,6 +181,8 @@ export interface DiskEntry {
   classes: [string, string | Record<string, string>][];
   /** Compiled code -> MDX positions, so an error thrown while the page renders names its line. */
   map?: EncodedSourceMap;
+  /** See CompiledMdx. */
+  routes: RouteDependencies;
 }
 
 /**
@@ -201,11 +218,8 @@ async function writeDiskEntry(cache: CompileCache, key: string, entry: DiskEntry
 export async function compile(collected: Collected, config: SiteConfig, cache: CompileCache, progress?: Progress): Promise<CompiledSite> {
   const routes = routeMap(collected);
   const routeOfFile = (file: string) => routes.get(file);
-  const routesKey = createHash('sha1')
-    .update([...collected.docs, ...collected.posts, ...collected.pages, ...collected.drafts].map((i) => `${i.file}=${i.route}`).sort().join('\n'))
-    .digest('hex');
   const siteUrl = siteRootUrl(config);
-  cache.last = { routesKey, routeOfFile, root: config.root, siteUrl };
+  cache.last = { routeOfFile, root: config.root, siteUrl };
   cache.used = new Set();
   const errors: DocsgenError[] = [];
   const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
@@ -225,10 +239,9 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   // workers, and wait a second for them to load MDX and Shiki. (The disk cache may still
   // hold the ones counted here; the pool starts only when a document is in neither.)
   const mdxSources = [...collected.docs, ...collected.posts, ...collected.pages.filter((page) => page.format === 'mdx')];
-  const uncompiled = mdxSources.filter((source) => !cache.mdx.has(cacheKey(source, { routesKey, siteUrl, cache }))).length;
-  const pool =
-    cache.workers > 0 && uncompiled >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, routesKey, siteUrl }) : undefined;
-  const context: CompileContext = { routeOfFile, routesKey, siteUrl, cache, pool };
+  const uncompiled = mdxSources.filter((source) => !routesHold(cache.mdx.get(cacheKey(source, { siteUrl, cache }))?.routes, routeOfFile)).length;
+  const pool = cache.workers > 0 && uncompiled >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, siteUrl }) : undefined;
+  const context: CompileContext = { routeOfFile, siteUrl, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
   // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
   const lanes = pool ? cache.workers * 2 : 1;
@@ -306,8 +319,6 @@ function findTruncate(source: string): number | undefined {
 
 export interface CompileContext {
   routeOfFile: (file: string) => string | undefined;
-  /** Changes whenever any route changes, since links to .mdx files compile to routes. */
-  routesKey?: string;
   /** The site's URL with its base URL: the twin's links are absolute. */
   siteUrl: string;
   cache: CompileCache;
@@ -325,16 +336,15 @@ export function getHighlighter(cache: CompileCache) {
   return cache.highlighter;
 }
 
-function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'routesKey' | 'siteUrl' | 'forExcerpt' | 'cache'>): string {
-  const settings = `${context.routesKey ?? ''}\0${context.siteUrl}\0${context.forExcerpt ? 'x' : ''}`;
+/** The key of a compiled source; the routes it depends on are checked apart (RouteDependencies). */
+function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'siteUrl' | 'forExcerpt' | 'cache'>): string {
+  const settings = `${context.siteUrl}\0${context.forExcerpt ? 'x' : ''}`;
   const slot = context.forExcerpt ? `${input.file}\0excerpt` : input.file;
   const known = context.cache.keys.get(slot);
   // An unchanged source is the very string the last build had (see ../source-texts.ts): comparing it costs nothing.
   if (known && known.source === input.source && known.context === settings) return known.key;
   const key = createHash('sha1')
     .update(CACHE_SALT)
-    .update(context.routesKey ?? '')
-    .update('\0')
     .update(context.siteUrl)
     .update('\0')
     .update(input.file)
@@ -353,8 +363,14 @@ export async function compileMdx(
 ): Promise<CompiledMdx> {
   const key = cacheKey(input, context);
   context.cache.used.add(key);
-  const cached = context.cache.mdx.get(key) ?? context.cache.inflight.get(key);
-  if (cached) return cached;
+  const cached = context.cache.mdx.get(key);
+  if (cached && routesHold(cached.routes, context.routeOfFile)) return cached;
+  // Started by precompile() with the routes of the last build: kept if they still hold.
+  const started = context.cache.inflight.get(key);
+  if (started) {
+    const compiled = await started;
+    if (routesHold(compiled.routes, context.routeOfFile)) return compiled;
+  }
   const compiling = compileUncached(input, context, key);
   context.cache.inflight.set(key, compiling);
   try {
@@ -376,11 +392,12 @@ export function precompile(cache: CompileCache, file: string, source: string): v
   const last = cache.last;
   if (!last || last.routeOfFile(file) === undefined) return;
   const relFile = path.relative(last.root, file).split(path.sep).join('/');
-  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, routesKey: last.routesKey, siteUrl: last.siteUrl, cache }).catch(() => undefined);
+  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, siteUrl: last.siteUrl, cache }).catch(() => undefined);
 }
 
 async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {
-  let entry = await readDiskEntry(context.cache, key);
+  const kept = await readDiskEntry(context.cache, key);
+  let entry = kept && routesHold(kept.routes, context.routeOfFile) ? kept : undefined;
   if (entry) {
     restoreClasses(context.cache, entry.classes);
   } else {
@@ -402,6 +419,7 @@ async function compileUncached(input: { file: string; relFile: string; source: s
     toc: entry.toc,
     links: entry.links,
     twinBody: entry.twinBody,
+    routes: entry.routes,
   };
 }
 

@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DocsgenError } from '../../../cli/errors.ts';
-import { compileMdx, createCompileCache, precompile } from '../../../cli/stages/compile.ts';
+import { compileMdx, createCompileCache, flushCompileCache, precompile } from '../../../cli/stages/compile.ts';
 import { mdxComponents } from '../../../templates/components/MdxComponents.tsx';
+import { tempDir } from '../../helpers/temp.ts';
 
 const cache = createCompileCache();
 
@@ -117,6 +118,29 @@ describe('compile', () => {
     });
   });
 
+  it('reuses a compiled document while the routes it links to stay, and compiles it again when one moves', async (t) => {
+    const diskDir = await tempDir(t, 'compile-routes');
+    const file = '/site/content/docs/a.mdx';
+    const source = '---\ntitle: T\ndescription: D\n---\n\nVeja [B](./b.mdx#x).\n';
+    const input = { file, relFile: 'content/docs/a.mdx', source };
+    const compileWith = (own: ReturnType<typeof createCompileCache>, routes: Record<string, string>) =>
+      compileMdx(input, { routeOfFile: (f) => routes[f], siteUrl: 'https://docs.example', cache: own });
+    const hrefOf = (compiled: Awaited<ReturnType<typeof compileWith>>) => /href="([^"]+)"/.exec(renderToStaticMarkup(createElement(compiled.Content, { components: mdxComponents })))?.[1];
+    const routes = { [file]: '/docs/a', '/site/content/docs/b.mdx': '/docs/b' };
+    const own = createCompileCache({ diskDir });
+    const first = await compileWith(own, routes);
+    assert.equal(hrefOf(first), '/docs/b#x');
+    assert.equal(await compileWith(own, { ...routes, '/site/content/docs/c.mdx': '/docs/c' }), first, 'a document added elsewhere does not compile it again');
+    const moved = { ...routes, '/site/content/docs/b.mdx': '/docs/outro/b' };
+    const again = await compileWith(own, moved);
+    assert.notEqual(again, first);
+    assert.equal(hrefOf(again), '/docs/outro/b#x', 'the link follows the document it names');
+    // The disk cache of another process checks the same routes.
+    await flushCompileCache(own);
+    assert.equal(hrefOf(await compileWith(createCompileCache({ diskDir }), routes)), '/docs/b#x');
+    assert.equal(hrefOf(await compileWith(createCompileCache({ diskDir }), { ...moved, [file]: '/docs/renomeado' })), '/docs/outro/b#x');
+  });
+
   it('lets a build join the compilation a save started, and leaves unknown files to the build', async () => {
     const own = createCompileCache();
     const file = '/site/content/docs/salvo.mdx';
@@ -124,13 +148,13 @@ describe('compile', () => {
     const routeOfFile = (f: string) => (f === file ? '/docs/salvo' : undefined);
     precompile(own, file, source);
     assert.equal(own.inflight.size, 0, 'before any build there are no routes to compile with');
-    own.last = { routesKey: 'routes', routeOfFile, root: '/site', siteUrl: 'https://docs.example' };
+    own.last = { routeOfFile, root: '/site', siteUrl: 'https://docs.example' };
     precompile(own, '/site/content/docs/novo.mdx', source);
     assert.equal(own.inflight.size, 0, 'a file the last build did not know waits for the build');
     precompile(own, file, source);
     const started = [...own.inflight.values()];
     assert.equal(started.length, 1);
-    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, routesKey: 'routes', siteUrl: 'https://docs.example', cache: own });
+    const compiled = await compileMdx({ file, relFile: 'content/docs/salvo.mdx', source }, { routeOfFile, siteUrl: 'https://docs.example', cache: own });
     assert.equal(compiled, await started[0], 'the build got the compilation already under way');
     assert.equal(own.inflight.size, 0);
     assert.equal(own.mdx.get([...own.mdx.keys()][0]!), compiled);
