@@ -458,6 +458,27 @@ function locate(source: string, key: string): { line?: number; column?: number; 
   return {};
 }
 
+/**
+ * The place of the string literal `value` in the config file, when the file writes it
+ * exactly once: a value found only after resolving (a sidebar's doc id) has no path in
+ * the schema, and one written twice, or built by code, cannot be told apart by a search.
+ */
+export function configLiteralPlace(configFile: string, value: string): { line?: number; column?: number; excerpt?: string } {
+  let source: string;
+  try {
+    source = readFileSync(configFile, 'utf8');
+  } catch {
+    return {};
+  }
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = [...source.matchAll(new RegExp(`(['"\`])${escaped}\\1`, 'g'))];
+  if (found.length !== 1) return {};
+  const before = source.slice(0, found[0]!.index).split('\n');
+  const line = before.length;
+  const column = (before[before.length - 1]?.length ?? 0) + 1;
+  return { line, column, excerpt: codeExcerpt(source, line, column, 1) };
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

@@ -90,8 +90,18 @@ describe('build errors', { concurrency: 2 }, () => {
 
   it('a sidebar entry naming a doc that does not exist suggests the closest id', async (t) => {
     const { output } = await failingBuild(t, 'unknown-sidebar');
-    assert.match(output, /^site\.config\.ts {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);
+    assert.match(output, /^site\.config\.ts:8:31 {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);
+    assert.match(output, /^> 8 \| {3}sidebars: \{ docs: \['intro', 'guia\/primeiro-paso'\] \},$/m);
     assert.match(output, /Fix: Did you mean 'guia\/primeiro-passo'\?/);
+  });
+
+  it('pagination_next naming no doc: the line of the field', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/seguinte.mdx': '---\ntitle: Seguinte\ndescription: Seguinte.\npagination_next: guia/primeiro-paso\n---\n\nTexto.\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/seguinte\.mdx:4:18 {2}Front-matter field 'pagination_next' names 'guia\/primeiro-paso', which is not a doc\.$/m);
+    assert.match(output, /^> 4 \| pagination_next: guia\/primeiro-paso$/m);
+    assert.match(output, /Did you mean 'guia\/primeiro-passo'\?/);
   });
 
   it('a doc id used twice names both files', async (t) => {
