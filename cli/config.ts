@@ -16,6 +16,7 @@ import { postmanTextsSchema } from './config-postman.ts';
 import { themeSchema } from './config-theme.ts';
 import { valueAt } from './frontmatter.ts';
 import { PACKAGE_ROOT, TEMPLATES_DIR, TSCONFIG, runtimeModuleUrl } from './paths.ts';
+import { createSourceMapReader, isInside, type KnownSourceMap } from './stack-frames.ts';
 
 const linkItem = z.strictObject({
   /** Text of the link. */
@@ -270,9 +271,15 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
     },
   };
   let code: string;
+  let map: string;
+  // Not written: the name only places the source map's paths, which lead an error back to its line.
+  const outfile = path.join(path.dirname(configFile), 'site.config.mjs');
   try {
     const result = await esbuild.build({
       entryPoints: [configFile],
+      outfile,
+      sourcemap: 'external',
+      sourcesContent: false,
       absWorkingDir: path.dirname(configFile),
       bundle: true,
       platform: 'node',
@@ -288,12 +295,14 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
       logLevel: 'silent',
       plugins: [plugin],
     });
-    code = result.outputFiles[0]?.text ?? '';
+    code = result.outputFiles.find((file) => file.path === outfile)?.text ?? '';
+    map = result.outputFiles.find((file) => file.path === `${outfile}.map`)?.text ?? '';
   } catch (error) {
     throw esbuildError(error, { what: `${relFile} could not be compiled`, hint: 'Fix the TypeScript error at this position.' });
   }
+  const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
   try {
-    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default?: unknown };
+    const mod = (await import(url)) as { default?: unknown };
     if (mod.default === undefined) {
       throw new DocsgenError(`${relFile} has no default export.`, {
         file: relFile,
@@ -304,12 +313,36 @@ async function importConfigModule(configFile: string, relFile: string): Promise<
   } catch (error) {
     if (error instanceof DocsgenError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new DocsgenError(`${relFile} could not be loaded: ${message.split('\n')[0]}`, {
-      file: relFile,
-      hint: 'Fix the error above; the config must run in Node without a browser.',
-      cause: error,
-    });
+    const known = new Map<string, KnownSourceMap>(map ? [[url, { map: JSON.parse(map) as KnownSourceMap['map'], file: outfile }]] : []);
+    throw configRuntimeError(error, message.split('\n')[0] ?? '', createSourceMapReader(known).firstOwnFrame(error), { configFile, relFile });
   }
+}
+
+/**
+ * What the config threw while it ran, at its line: the config (or one of its own modules)
+ * where the stack leads back to one, else the config file alone.
+ */
+function configRuntimeError(
+  error: unknown,
+  message: string,
+  at: { file: string; line: number; column: number } | undefined,
+  { configFile, relFile }: { configFile: string; relFile: string },
+): DocsgenError {
+  const root = path.dirname(configFile);
+  // A frame in docsgen's own code (called by the config) is not a line the author wrote.
+  const docsgen = [path.join(PACKAGE_ROOT, 'cli'), path.join(PACKAGE_ROOT, 'templates')];
+  const own = at && isInside(root, at.file) && !docsgen.some((dir) => isInside(dir, at.file)) && existsSync(at.file) ? at : undefined;
+  const file = own ? path.relative(root, own.file) : relFile;
+  const where = own ? `${file}:${own.line}` : file;
+  const undefinedName = error instanceof ReferenceError ? /^(\S+) is not defined$/.exec(message)?.[1] : undefined;
+  return new DocsgenError(`${relFile} could not be loaded: ${message}`, {
+    file,
+    ...(own && { line: own.line, column: own.column, excerpt: codeExcerpt(readFileSync(own.file, 'utf8'), own.line, own.column) }),
+    hint: undefinedName
+      ? `'${undefinedName}' is not defined at ${where}: define it or import it.`
+      : `The config threw this while it ran${own ? ` at ${where}` : ''}: fix it there. The config runs in Node, without a browser.`,
+    cause: error,
+  });
 }
 
 interface ResolveContext {
@@ -423,6 +456,27 @@ function locate(source: string, key: string): { line?: number; column?: number; 
     }
   }
   return {};
+}
+
+/**
+ * The place of the string literal `value` in the config file, when the file writes it
+ * exactly once: a value found only after resolving (a sidebar's doc id) has no path in
+ * the schema, and one written twice, or built by code, cannot be told apart by a search.
+ */
+export function configLiteralPlace(configFile: string, value: string): { line?: number; column?: number; excerpt?: string } {
+  let source: string;
+  try {
+    source = readFileSync(configFile, 'utf8');
+  } catch {
+    return {};
+  }
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = [...source.matchAll(new RegExp(`(['"\`])${escaped}\\1`, 'g'))];
+  if (found.length !== 1) return {};
+  const before = source.slice(0, found[0]!.index).split('\n');
+  const line = before.length;
+  const column = (before[before.length - 1]?.length ?? 0) + 1;
+  return { line, column, excerpt: codeExcerpt(source, line, column, 1) };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -238,3 +238,22 @@ export function valueAt(data: unknown, segments: readonly PropertyKey[]): unknow
   }
   return current;
 }
+
+/**
+ * Where the value of a top-level front-matter field starts in `source`, with the line
+ * shown, for a problem found after parsing (a doc id that names no doc). Parsed again
+ * here: only a file with such a problem pays for it, and parsed data keeps no places.
+ */
+export function frontMatterFieldPlace(source: string, key: string): { line?: number; column?: number; excerpt?: string } {
+  const split = splitFrontMatter(source);
+  if (!split.hasFrontMatter) return {};
+  const counter = new LineCounter();
+  const doc = parseDocument(split.yaml, { lineCounter: counter, prettyErrors: false });
+  if (!isMap(doc.contents)) return {};
+  const pair = doc.contents.items.find((p: Pair) => isScalar(p.key) && p.key.value === key);
+  const node = pair && (isScalar(pair.value) ? pair.value : isScalar(pair.key) ? pair.key : undefined);
+  if (!node?.range) return {};
+  const pos = counter.linePos(node.range[0]);
+  const line = pos.line + split.yamlStartLine - 1;
+  return { line, column: pos.col, excerpt: codeExcerpt(source, line, pos.col) };
+}

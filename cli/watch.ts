@@ -144,6 +144,7 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       watcher.add(watchedFolders(root, dev.config).filter((target) => !known.includes(target)));
     }
     if (!outcome.ok) {
+      if (placeholder) await writePlaceholder(outDir, 'failed');
       await reporter.failed(outcome.error, report, placeholder);
       return;
     }
@@ -250,16 +251,23 @@ function serverIdle(server: RunningServer): Promise<void> {
   });
 }
 
-/** A page to serve until the first build is written, so the server can start at once and show the overlay. */
-async function writePlaceholder(outDir: string): Promise<void> {
+/**
+ * A page to serve until the first build is written, so the server can start at once and
+ * show the overlay; once a first build failed, it says so instead of "building".
+ */
+async function writePlaceholder(outDir: string, state: 'building' | 'failed' = 'building'): Promise<void> {
   // Marked as docsgen's: the server may stop before a first build is written, and the next start must accept the folder.
   await makeOutputFolder(outDir);
-  const page = (title: string) =>
+  const [title, text] =
+    state === 'building'
+      ? ['Building…', 'docsgen is building the site. This page reloads by itself when the build is done.']
+      : ['Build failed', 'The build failed, and no earlier build is there to show. Fix the file named in the error (in the terminal, and over this page) and save: this page reloads by itself when a build succeeds.'];
+  const page =
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>` +
     `<body style="font-family: system-ui, sans-serif; margin: 3rem auto; max-width: 40rem; padding: 0 1rem"><h1>${title}</h1>` +
-    '<p>docsgen is building the site. This page reloads by itself when the build is done.</p></body></html>\n';
-  await writeFile(path.join(outDir, 'index.html'), page('Building…'));
-  await writeFile(path.join(outDir, '404.html'), page('Building…'));
+    `<p>${text}</p></body></html>\n`;
+  await writeFile(path.join(outDir, 'index.html'), page);
+  await writeFile(path.join(outDir, '404.html'), page);
 }
 
 function notify(live: LiveReload, change: OutputChange, site: SiteOutput): void {

@@ -7,12 +7,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse as parseYaml } from 'yaml';
-import type { SidebarItem, SiteConfig } from '../config.ts';
+import { configLiteralPlace, type SidebarItem, type SiteConfig } from '../config.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import {
   docFrontMatterSchema,
   pageFrontMatterSchema,
   createFrontMatterCache,
+  frontMatterFieldPlace,
   parseFrontMatter,
   postFrontMatterSchema,
   type FrontMatterCache,
@@ -372,6 +373,7 @@ function checkPagination(docs: readonly SourceDoc[], draftIds: ReadonlySet<strin
       errors.push(
         new DocsgenError(`Front-matter field '${field}' names '${target}', which is not a doc${draftIds.has(target) ? ' of this build: it is a draft' : ''}.`, {
           file: doc.relFile,
+          ...frontMatterFieldPlace(doc.source, field),
           hint: draftIds.has(target)
             ? `Drafts are left out of \`docsgen build\`: name another doc, or \`null\` to show no link.`
             : `${suggestDoc(target, docs)} Write \`${field}: null\` to show no link.`,
@@ -404,6 +406,7 @@ function resolveSidebars(config: SiteConfig, docs: SourceDoc[], draftIds: Readon
         errors.push(
           new DocsgenError(`The sidebar '${name}' lists '${id}', which does not exist.`, {
             file: configFile,
+            ...configLiteralPlace(config.configFile, id),
             hint: suggestDoc(id, docs),
           }),
         );

@@ -91,9 +91,12 @@ export async function compileCode(input: { file: string; relFile: string; source
 
 function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {
   const e = error as { line?: number; column?: number; reason?: string; message?: string; place?: unknown; ruleId?: string };
-  const line = typeof e.line === 'number' ? e.line : undefined;
-  const column = typeof e.column === 'number' ? e.column : undefined;
-  const reason = (e.reason ?? e.message ?? String(error)).split('\n')[0];
+  let reason = (e.reason ?? e.message ?? String(error)).split('\n')[0] ?? '';
+  // Some messages (a block tag never closed) carry their place only in their text: "(11:1-11:19)".
+  const placeInText = typeof e.line === 'number' ? null : /\s*\((\d+):(\d+)(?:-\d+:\d+)?\)$/.exec(reason);
+  if (placeInText) reason = reason.slice(0, placeInText.index);
+  const line = typeof e.line === 'number' ? e.line : placeInText ? Number(placeInText[1]) : undefined;
+  const column = typeof e.column === 'number' ? e.column : placeInText ? Number(placeInText[2]) : undefined;
   const tooDeep = e.ruleId === 'nesting-limit' || isStackOverflow(error) || isStackOverflow((error as { cause?: unknown }).cause);
   return new DocsgenError(tooDeep ? (e.ruleId === 'nesting-limit' ? String(reason) : 'The document nests too deeply to compile.') : `MDX syntax error: ${reason}`, {
     file: input.relFile,

@@ -458,7 +458,7 @@ async function evaluate(code: string, input: { file: string; relFile: string; so
       try {
         return Content(props);
       } catch (error) {
-        const at = locateRuntimeError(error, map);
+        const at = locateRuntimeError(error, map) ?? locateMissingComponent(error, input.source);
         if (!at) throw error;
         throw new DocsgenError(error instanceof Error ? error.message : String(error), {
           file: input.relFile,
@@ -480,6 +480,31 @@ async function evaluate(code: string, input: { file: string; relFile: string; so
       cause: error,
     });
   }
+}
+
+/**
+ * MDX checks that every component a document uses is defined before it renders any, in
+ * code it made itself, which the source map does not cover: the place is where the
+ * document first writes the tag, outside code (where `<Foo` is only text).
+ */
+function locateMissingComponent(error: unknown, source: string): { line: number; column: number } | undefined {
+  const name = error instanceof Error ? /^Expected component `([\w.]+)` to be defined/.exec(error.message)?.[1] : undefined;
+  if (!name) return undefined;
+  const tag = new RegExp(`<${name.replace(/\./g, '\\.')}(?![\\w.-])`);
+  let fence: string | undefined;
+  for (const [index, text] of source.split(/\r?\n/).entries()) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(text)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === undefined ? marker : undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    // Inline code spans are blanked out, keeping the columns of what follows them.
+    const outsideCode = text.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
+    const found = tag.exec(outsideCode);
+    if (found) return { line: index + 1, column: found.index + 1 };
+  }
+  return undefined;
 }
 
 /**

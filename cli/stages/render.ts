@@ -1,6 +1,7 @@
 /**
  * Stage: every route of the site -> a complete HTML document, rendered with React's
- * renderToString into the layouts of templates/. Nothing here touches the file system.
+ * renderToString into the layouts of templates/. Nothing here touches the file system,
+ * but to report a template's error at its line (its source map and source).
  */
 import { createElement, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -9,6 +10,8 @@ import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
 import { isStackOverflow, NESTING_HINT } from '../mdx/limits.ts';
+import { createSourceMapReader, type KnownSourceMap } from '../stack-frames.ts';
+import { templateError, templateFailureKey, templateFrame, type TemplateFailure } from '../template-errors.ts';
 import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 import type { PageSidebar, SiteData } from '../../templates/components/SiteContext.tsx';
 import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
@@ -88,6 +91,11 @@ export interface RenderOptions {
    * one page's HTML at a time, not the site's. The next page is rendered once it settles.
    */
   onPage?: (page: RenderedPage) => Promise<RenderedPage>;
+  /**
+   * Source maps of template code that has none on disk, by the file name its stack frames
+   * show (watch mode runs the templates as one bundle in node:vm).
+   */
+  sourceMaps?: ReadonlyMap<string, KnownSourceMap>;
 }
 
 /**
@@ -106,7 +114,11 @@ export function createRenderCache(): RenderCache {
 export async function render(input: RenderInput, config: SiteConfig, options: RenderOptions = {}): Promise<RenderedPage[]> {
   const site = siteData(config);
   const pages: RenderedPage[] = [];
-  const errors: DocsgenError[] = [];
+  // A template error fails every page that uses it: it is kept once, in its page's place.
+  const errors: (DocsgenError | TemplateFailure)[] = [];
+  const templateFailures = new Map<string, TemplateFailure>();
+  const sourceMaps = createSourceMapReader(options.sourceMaps);
+  let failedPages = 0;
 
   // Pages are described first (cheap: React elements around compiled documents) and
   // rendered one by one after, so a caller taking them as they come never holds them all.
@@ -158,7 +170,25 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined && entry.unlisted !== true,
       };
     } catch (error) {
+      failedPages++;
       const message = error instanceof Error ? error.message : String(error);
+      // An error from a document's own expression is already a DocsgenError (see compile.ts).
+      const inTemplate = error instanceof DocsgenError ? undefined : templateFrame(error, sourceMaps, config.dirs.templates);
+      if (inTemplate) {
+        const firstLine = message.split('\n')[0] ?? '';
+        const key = templateFailureKey(inTemplate, firstLine);
+        const known = templateFailures.get(key);
+        const source = entry.sourceFile ?? entry.route;
+        if (known) {
+          known.pages++;
+          known.sources.add(source);
+        } else {
+          const failure: TemplateFailure = { at: inTemplate, message: firstLine, pages: 1, sources: new Set([source]), cause: error };
+          templateFailures.set(key, failure);
+          errors.push(failure);
+        }
+        return undefined;
+      }
       const missing = /Expected component `(\w+)`/.exec(message);
       // An MDX expression that threw carries its line (see compile.ts).
       const at = error instanceof DocsgenError ? { line: error.line, column: error.column, excerpt: error.excerpt } : {};
@@ -246,7 +276,12 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     if (!page) continue;
     pages.push(options.onPage ? await options.onPage(page) : page);
   }
-  if (errors.length > 0) throw new DocsgenErrors(`${errors.length} page${errors.length === 1 ? '' : 's'} failed to render:`, errors);
+  if (errors.length > 0) {
+    throw new DocsgenErrors(
+      `${failedPages} page${failedPages === 1 ? '' : 's'} failed to render:`,
+      errors.map((error) => (error instanceof DocsgenError ? error : templateError(error, config.root))),
+    );
+  }
   return pages;
 }
 

@@ -41,7 +41,9 @@ export function createErrorReporter(options: { root: string; logger: Logger; liv
       return recovered;
     },
     async failed(error, report, placeholder) {
-      const { text, payload } = await explain(error, options.root);
+      const explained = await explain(error, options.root);
+      const { text } = explained;
+      const payload: OverlayPayload = placeholder ? { ...explained.payload, noGoodBuild: true } : explained.payload;
       shown = payload;
       options.live.setErrors(payload);
       options.live.send({ type: 'build-error', payload });

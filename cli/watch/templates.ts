@@ -17,6 +17,7 @@ import { DocsgenError } from '../errors.ts';
 import { esbuildError } from '../esbuild-error.ts';
 import { PACKAGE_ROOT, runtimeModuleUrl } from '../paths.ts';
 import type { render as renderStage } from '../stages/render.ts';
+import type { EncodedSourceMap } from '../mdx/runtime-errors.ts';
 
 export type RenderStage = typeof renderStage;
 
@@ -77,6 +78,10 @@ export function createTemplateLoader(templatesDir: string, entry = renderEntry):
     },
     async load() {
       let code: string;
+      let map: string;
+      // The stack of a template that throws names the bundle's lines; its map leads render's report back to the template.
+      const outfile = path.join(PACKAGE_ROOT, 'docsgen-templates.js');
+      const filename = `docsgen-templates-${loads + 1}.js`;
       try {
         const result = await esbuild.build({
           entryPoints: [entry],
@@ -87,10 +92,14 @@ export function createTemplateLoader(templatesDir: string, entry = renderEntry):
           target: 'node20',
           jsx: 'automatic',
           write: false,
+          outfile,
+          sourcemap: 'external',
+          sourcesContent: false,
           logLevel: 'silent',
           plugins: [plugin],
         });
-        code = result.outputFiles[0]?.text ?? '';
+        code = result.outputFiles.find((file) => file.path === outfile)?.text ?? '';
+        map = result.outputFiles.find((file) => file.path === `${outfile}.map`)?.text ?? '';
       } catch (error) {
         throw esbuildError(error, { what: 'Templates could not be compiled', hint: 'Fix the syntax error in the template; the site keeps the last good templates until then.' });
       }
@@ -100,11 +109,14 @@ export function createTemplateLoader(templatesDir: string, entry = renderEntry):
           const url = JSON.parse(match[1]!) as string;
           if (!externals.has(url)) externals.set(url, await import(url));
         }
-        const run = vm.compileFunction(`${code}\nreturn ${RESULT};`, [LOOKUP], { filename: `docsgen-templates-${loads + 1}.js` });
+        const run = vm.compileFunction(`${code}\nreturn ${RESULT};`, [LOOKUP], { filename });
         const mod = run((url: string) => externals.get(url)) as { render?: RenderStage };
-        if (typeof mod.render !== 'function') throw new Error('the render stage has no render export');
+        const render = mod.render;
+        if (typeof render !== 'function') throw new Error('the render stage has no render export');
         loads++;
-        return mod.render;
+        const sourceMaps = new Map([[filename, { map: JSON.parse(map) as EncodedSourceMap, file: outfile }]]);
+        const stage: RenderStage = (input, config, options) => render(input, config, { ...options, sourceMaps });
+        return stage;
       } catch (error) {
         throw new DocsgenError(`Templates could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, {
           hint: 'A layout or component fails as soon as it is imported; templates run in Node, without window or document.',

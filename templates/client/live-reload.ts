@@ -113,7 +113,10 @@ function showOverlay(payload: OverlayPayload): void {
   close.type = 'button';
   close.addEventListener('click', hideOverlay);
   header.append(title, close);
-  panel.append(header, element('p', 'note', 'The page below is the last good build. Fix the file and save: this closes by itself.'));
+  const note = payload.noGoodBuild
+    ? 'No build has succeeded yet, so there is no page to show. Fix the file named below and save: the site appears by itself.'
+    : 'The page below is the last good build. Fix the file and save: this closes by itself.';
+  panel.append(header, element('p', 'note', note));
   if (payload.summary) panel.append(element('p', 'message', payload.summary));
   for (const error of payload.errors) {
     const section = element('section', '');

@@ -28,6 +28,8 @@ export interface OverlayPayload {
   errors: OverlayError[];
   /** The summary line of a multi-error report ("3 files could not be compiled:"). */
   summary?: string;
+  /** No build has succeeded yet: the page under the overlay is a placeholder, not a last good build. */
+  noGoodBuild?: boolean;
 }
 
 /** The first event of every stream. */

@@ -79,6 +79,24 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /Fix: In MDX, "<" starts a JSX tag and "\{" starts an expression/);
   });
 
+  it('a JSX block tag never closed: file:line:col and the line, as other MDX syntax errors', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/abas.mdx': '---\ntitle: Abas\ndescription: Abas.\n---\n\nTexto.\n\n<Tabs>\n  <TabItem value="a" label="A">\n\nUm.\n\n  </TabItem>\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/abas\.mdx:8:1 {2}MDX syntax error: Expected a closing tag for `<Tabs>`$/m);
+    assert.match(output, /^> +8 \| <Tabs>$/m);
+    assert.match(output, /Fix: In MDX, "<" starts a JSX tag/);
+  });
+
+  it('a component that is not defined: the line where the document first uses it, outside code', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/foo.mdx': '---\ntitle: Foo\ndescription: Foo.\n---\n\nO texto `<Foo />` e\n\n```mdx\n<Foo />\n```\n\nAqui: <Foo />\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/foo\.mdx:12:7 {2}Page \/docs\/guia\/foo failed to render: Expected component `Foo` to be defined/m);
+    assert.match(output, /^> 12 \| Aqui: <Foo \/>$/m);
+    assert.match(output, /Fix: <Foo> is not a component docsgen provides \(/);
+  });
+
   it('missing and mistyped front matter: every problem at once, with the closest field', async (t) => {
     const { output } = await failingBuild(t, 'bad-frontmatter');
     assert.match(output, /Found 2 problems in the content:/);
@@ -89,8 +107,18 @@ describe('build errors', { concurrency: 2 }, () => {
 
   it('a sidebar entry naming a doc that does not exist suggests the closest id', async (t) => {
     const { output } = await failingBuild(t, 'unknown-sidebar');
-    assert.match(output, /^site\.config\.ts {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);
+    assert.match(output, /^site\.config\.ts:8:31 {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);
+    assert.match(output, /^> 8 \| {3}sidebars: \{ docs: \['intro', 'guia\/primeiro-paso'\] \},$/m);
     assert.match(output, /Fix: Did you mean 'guia\/primeiro-passo'\?/);
+  });
+
+  it('pagination_next naming no doc: the line of the field', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/seguinte.mdx': '---\ntitle: Seguinte\ndescription: Seguinte.\npagination_next: guia/primeiro-paso\n---\n\nTexto.\n',
+    });
+    assert.match(output, /^content\/docs\/guia\/seguinte\.mdx:4:18 {2}Front-matter field 'pagination_next' names 'guia\/primeiro-paso', which is not a doc\.$/m);
+    assert.match(output, /^> 4 \| pagination_next: guia\/primeiro-paso$/m);
+    assert.match(output, /Did you mean 'guia\/primeiro-passo'\?/);
   });
 
   it('a doc id used twice names both files', async (t) => {

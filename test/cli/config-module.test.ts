@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../cli/config.ts';
-import { DocsgenError } from '../../cli/errors.ts';
+import { DocsgenError, formatError } from '../../cli/errors.ts';
 import { repoRoot } from '../helpers/site.ts';
 
 const BASE = {
@@ -83,6 +83,23 @@ describe('loading site.config.ts', () => {
     const error = await failure();
     assert.match(error.message, /site\.config\.ts could not be loaded: sem credenciais/);
     assert.equal(error.file, 'site.config.ts');
+  });
+
+  it('names the line of a config that fails while it runs, and what to do about a name it never defined', async () => {
+    await write('site.config.ts', `const base = ${JSON.stringify(BASE)};\n\nexport default {\n  ...base,\n  tagline: undefinedVar,\n};\n`);
+    const error = await failure();
+    assert.equal(formatError(error).split('\n')[0], 'site.config.ts:5:12  site.config.ts could not be loaded: undefinedVar is not defined');
+    assert.match(error.excerpt ?? '', /^> 5 \| {3}tagline: undefinedVar,$/m);
+    assert.equal(error.hint, "'undefinedVar' is not defined at site.config.ts:5: define it or import it.");
+  });
+
+  it("names the line in the config's own module when the error is thrown there", async () => {
+    await write('lib/words.ts', "export function words(): string {\n  throw new Error('sem palavras');\n}\n");
+    await write('site.config.ts', `import { words } from './lib/words.ts';\nexport default { ...${JSON.stringify(BASE)}, tagline: words() };\n`);
+    const error = await failure();
+    assert.equal(error.location, `${path.join('lib', 'words.ts')}:2:9`);
+    assert.match(error.message, /site\.config\.ts could not be loaded: sem palavras/);
+    assert.match(error.hint ?? '', /threw this while it ran at lib\/words\.ts:2: fix it there/);
   });
 
   it('asks for a default export when there is none', async () => {

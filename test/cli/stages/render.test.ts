@@ -4,17 +4,19 @@
  * what a page links to comes from render alone.
  */
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { createElement } from 'react';
 import { loadConfig, type SiteConfig } from '../../../cli/config.ts';
-import { DocsgenErrors } from '../../../cli/errors.ts';
+import { DocsgenErrors, formatAnyError } from '../../../cli/errors.ts';
 import { sidebarData } from '../../../cli/sidebar-data.ts';
 import { collect } from '../../../cli/stages/collect.ts';
 import { compile, createCompileCache } from '../../../cli/stages/compile.ts';
 import { render, type RenderInput, type RenderedPage } from '../../../cli/stages/render.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
-import { checkNoTempLeftovers, type CleanupOwner } from '../../helpers/temp.ts';
+import { checkNoTempLeftovers, tempDir, type CleanupOwner } from '../../helpers/temp.ts';
 
 checkNoTempLeftovers();
 
@@ -107,5 +109,35 @@ describe('render', () => {
       "content/docs/guia/dois.mdx Page /docs/guia/dois failed to render: Cannot read properties of undefined (reading 'campo')",
       "content/docs/guia/um.mdx Page /docs/guia/um failed to render: Cannot read properties of undefined (reading 'campo')",
     ]);
+  });
+
+  it('reports an error thrown by a template once, at the template line, with the pages it failed', async (t) => {
+    // A templates folder of its own, so the test breaks no real layout: its component fails for every doc.
+    const templates = path.join(await tempDir(t, 'templates'), 'templates');
+    await mkdir(templates);
+    const broken = path.join(templates, 'Broken.tsx');
+    await writeFile(broken, "type Props = { label: string };\n\nexport function Broken(): string {\n  const props = undefined as unknown as Props;\n  return props.label;\n}\n");
+    const { Broken } = (await import(pathToFileURL(broken).href)) as { Broken: () => string };
+    const root = await makeSite(t);
+    const loaded = await loadConfig(root);
+    const config = { ...loaded, dirs: { ...loaded.dirs, templates } };
+    const collected = await collect(config);
+    const compiled = await compile(collected, config, createCompileCache({}));
+    for (const entry of compiled.docs.values()) entry.compiled = { ...entry.compiled, Content: () => createElement(Broken) };
+    const input: RenderInput = { collected, compiled, apis: [], assets: ASSETS, sidebars: { ...sidebarData(collected.sidebars), src: '/assets/sidebars-TEST.json' } };
+    const error = await render(input, config).then(
+      () => assert.fail('render should fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof DocsgenErrors, String(error));
+    const output = formatAnyError(error);
+    assert.equal(error.errors.length, 1, output);
+    // Every doc, and the docs root, which shows the first doc.
+    const docs = compiled.docs.size + 1;
+    assert.match(output, new RegExp(`^${docs} pages failed to render:$`, 'm'));
+    assert.match(output, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:16 {2}A template threw while rendering ${docs} pages: Cannot read properties of undefined \\(reading 'label'\\)$`, 'm'));
+    assert.match(output, /^> 5 \|   return props\.label;$/m);
+    assert.match(output, /Fix: The error is in the template at this line, not in the pages that use it \(content\/docs\/guia\/primeiro-passo\.mdx, content\/docs\/intro\.mdx\)/);
+    assert.doesNotMatch(output, /failed to render: Cannot read/, 'no page is blamed on its own');
   });
 });

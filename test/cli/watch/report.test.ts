@@ -41,6 +41,7 @@ describe('watch reports', () => {
     const payload = overlay();
     assert.equal(payload?.summary, 'Found 1 broken link:');
     assert.equal(payload?.errors[0]?.location, 'content/docs/a.mdx:3:5');
+    assert.equal(payload?.noGoodBuild, undefined, 'a last good build is served under the overlay');
     assert.equal(payload?.errors[0]?.excerpt, '  1 | one\n  2 | two\n> 3 | see [x](/nowhere)\n    |     ^\n  4 | four\n  5 | ');
     assert.deepEqual(sent.map((m) => m.type), ['build-error']);
     const text = lines.join('');
@@ -54,13 +55,15 @@ describe('watch reports', () => {
     assert.deepEqual(sent.map((m) => m.type), ['build-error', 'ok'], 'no second ok');
   });
 
-  it('says a first build failed over a placeholder page', async (t) => {
+  it('says a first build failed over a placeholder page, in the terminal and in the overlay', async (t) => {
     const root = await tempDir(t, 'report');
     const lines: string[] = [];
     const logger = createLogger({ level: 'normal', write: (l) => lines.push(l), writeError: (l) => lines.push(l) });
-    const reporter = createErrorReporter({ root, logger, live: fakeLive().live });
+    const { live, overlay } = fakeLive();
+    const reporter = createErrorReporter({ root, logger, live });
     await reporter.failed(new DocsgenError('No docs.'), { batch: new Set(), ms: 3, timings: [] }, true);
     assert.match(lines.join(''), /first build → build failed in 3 ms; serving a placeholder page with the error until it is fixed\./);
+    assert.equal(overlay()?.noGoodBuild, true, 'the overlay must not call the placeholder the last good build');
   });
 
   it('reports a bug in docsgen as one, with its stack', async () => {

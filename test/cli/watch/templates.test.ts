@@ -81,6 +81,26 @@ describe('template reloading', () => {
     });
     await loader.dispose();
   });
+
+  it('gives the render stage the source map of the bundle, so an error thrown in a template names its line', async (t) => {
+    const dir = await tempDir(t, 'templates');
+    const templates = path.join(dir, 'templates');
+    await mkdir(templates);
+    const broken = path.join(templates, 'Broken.tsx');
+    await writeFile(broken, "type Props = { label: string };\n\nexport function Broken(): string {\n  const props = undefined as unknown as Props;\n  return props.label;\n}\n");
+    const entry = path.join(dir, 'render.ts');
+    const framesModule = pathToFileURL(path.resolve('cli/stack-frames.ts')).href;
+    // Stands in for the render stage: it reads the first frame of the error as render() does.
+    await writeFile(
+      entry,
+      `import { createSourceMapReader } from ${JSON.stringify(framesModule)};\nimport { Broken } from './templates/Broken.tsx';\n` +
+        'export function render(_input, _config, options) {\n  try {\n    return Broken();\n  } catch (error) {\n    return createSourceMapReader(options.sourceMaps).firstOwnFrame(error);\n  }\n}\n',
+    );
+    const loader = createTemplateLoader(templates, entry);
+    const stage = (await loader.load()) as unknown as (input: unknown, config: unknown, options: object) => unknown;
+    assert.deepEqual(stage(undefined, undefined, {}), { file: broken, line: 5, column: 16 });
+    await loader.dispose();
+  });
 });
 
 checkNoTempLeftovers();

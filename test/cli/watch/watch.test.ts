@@ -433,6 +433,32 @@ describe('docsgen serve --watch from the command line', () => {
     }
   });
 
+  it('with no earlier output, a first build that fails serves a page saying so, not "building"', async (t) => {
+    const root = await copySite(t);
+    await writeFile(path.join(root, 'content/docs/introducao.mdx'), '---\ntitle: Quebrada\ndescription: Quebrada.\n---\n\nUm valor {sem chave.\n');
+    const outDir = path.join(await tempDir(t, 'watch-out'), 'dist');
+    const handle = await serveWatch({ root, port: 0, host: '127.0.0.1', outDir, level: 'quiet', handleSignals: false, write: () => {}, writeError: () => {} });
+    try {
+      for (const route of ['/', '/docs/introducao']) {
+        const html = await (await fetch(`${handle.url}${route}`)).text();
+        assert.match(html, /<h1>Build failed<\/h1>/, route);
+        assert.match(html, /The build failed, and no earlier build is there to show\. Fix the file named in the error/, route);
+        assert.doesNotMatch(html, /Building|reloads by itself when the build is done/, route);
+      }
+      const stream = await listen(handle.url);
+      try {
+        await waitFor('the hello event', () => stream.events.length > 0, WAIT_MS);
+      } finally {
+        stream.close();
+      }
+      const hello = stream.events[0]!;
+      assert.equal(hello.event, 'hello');
+      assert.equal((hello.data.errors as OverlayPayload).noGoodBuild, true);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('refuses to serve a folder inside the sources, since it deletes stray files there', async (t) => {
     const root = await copySite(t);
     await assert.rejects(
