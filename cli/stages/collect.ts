@@ -158,7 +158,12 @@ function listSourceTree(config: SiteConfig, dir: string, extensions: readonly st
   const list = () =>
     listTree(dir, {
       root: config.root,
-      include: (rel, kind) => kind === 'dir' || (extensions.includes(path.extname(rel)) && !path.posix.basename(rel).startsWith('_')),
+      // Dot names are editors' and tools' files (`.#x.mdx`, `.git/`), ignored as Docusaurus and watch mode (../watch/watched-files.ts) ignore them.
+      include: (rel, kind) => {
+        const base = path.posix.basename(rel);
+        if (base.startsWith('.')) return false;
+        return kind === 'dir' || (extensions.includes(path.extname(rel)) && !base.startsWith('_'));
+      },
     });
   const tree = texts ? listedSources(texts, `${config.root}\0${dir}\0${extensions.join()}`, list) : list();
   errors.push(...tree.errors);
