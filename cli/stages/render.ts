@@ -286,7 +286,7 @@ type EmitEntry = {
 function withImage(links: SourceLink[], image: string | undefined, config: SiteConfig, source: string): SourceLink[] {
   if (!image?.startsWith('/')) return links;
   const line = source.split('\n').findIndex((text) => /^image\s*:/.test(text));
-  return [...links, { href: previewImageUrl(image, config), line: line + 1, column: 1 }];
+  return [...links, { href: previewImageUrl(image, config), line: line + 1, column: 1, written: image }];
 }
 
 /** og:image wants an absolute URL: a path of the site is resolved against the site's URL and base URL. */
