@@ -131,6 +131,19 @@ export function createFrontMatterCache(): FrontMatterCache {
 
 function parseUncached<S extends z.ZodType>(source: string, schema: S, file: string): { data: z.infer<S>; errors: DocsgenError[] } {
   const split = splitFrontMatter(source);
+  if (!split.hasFrontMatter && /^---[ \t]*\r?\n/.test(source)) {
+    return {
+      data: undefined as z.infer<S>,
+      errors: [
+        new DocsgenError('Front matter is not closed: the --- on line 1 opens it, and no --- line ends it.', {
+          file,
+          line: 1,
+          excerpt: codeExcerpt(source, 1, 1),
+          hint: 'Add a line with only --- after the last front-matter field, before the text of the page.',
+        }),
+      ],
+    };
+  }
   if (!split.hasFrontMatter) {
     return {
       data: undefined as z.infer<S>,
@@ -154,6 +167,17 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
       data: undefined as z.infer<S>,
       errors: distinctYamlErrors(doc.errors).map((e) => {
         const { line, column } = toFileLine(e.pos[0]);
+        const duplicate = e.code === 'DUPLICATE_KEY' ? duplicateKey(doc.contents, e.pos[0]) : undefined;
+        if (duplicate) {
+          const first = toFileLine(duplicate.firstOffset);
+          return new DocsgenError(`Front matter is not valid YAML: the field '${duplicate.key}' is given twice, on line ${first.line} and here.`, {
+            file,
+            line,
+            column,
+            excerpt: codeExcerpt(source, line, column),
+            hint: `Keep one \`${duplicate.key}:\` line: remove the other, or rename it if it was meant to be another field.`,
+          });
+        }
         return new DocsgenError(`Front matter is not valid YAML: ${yamlErrorMessage(e.message)}`, {
           file,
           line,
@@ -218,6 +242,16 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     ];
   });
   return { data: undefined as z.infer<S>, errors };
+}
+
+/** The key repeated at `offset` and where it first appears, for YAML's bare "Map keys must be unique". */
+function duplicateKey(contents: unknown, offset: number): { key: string; firstOffset: number } | undefined {
+  if (!isMap(contents)) return undefined;
+  const keyOf = (pair: Pair) => (isScalar(pair.key) ? { value: pair.key.value, start: pair.key.range?.[0] } : undefined);
+  const repeated = contents.items.map(keyOf).find((k) => k?.start === offset);
+  if (repeated === undefined) return undefined;
+  const first = contents.items.map(keyOf).find((k) => k?.value === repeated.value);
+  return first?.start === undefined ? undefined : { key: String(repeated.value), firstOffset: first.start };
 }
 
 function describeExpected(issue: z.core.$ZodIssue): string {

@@ -184,6 +184,24 @@ describe('front-matter fields that name something missing', { concurrency: 2 }, 
   });
 });
 
+describe('front-matter syntax', { concurrency: 2 }, () => {
+  it('a block opened by --- and never closed is called not closed, not missing', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': '---\ntitle: T\ndescription: D.\n\nText.\n' });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found, [
+      'content/docs/extra.mdx:1 Front matter is not closed: the --- on line 1 opens it, and no --- line ends it. | Add a line with only --- after the last front-matter field, before the text of the page.',
+    ]);
+  });
+
+  it('a field given twice names both lines, with a hint for that case', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('sidebar_label: Extra\ntitle: Outro') });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found, [
+      "content/docs/extra.mdx:5 Front matter is not valid YAML: the field 'title' is given twice, on line 2 and here. | Keep one `title:` line: remove the other, or rename it if it was meant to be another field.",
+    ]);
+  });
+});
+
 describe('front-matter drafts in docsgen serve --watch', () => {
   it('builds draft docs and posts, and lists them in the sidebar', async (t) => {
     const root = await makeSite(t, FIXTURE);
