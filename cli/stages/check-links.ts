@@ -68,6 +68,8 @@ export interface CheckLinksInput {
   files: ReadonlySet<string>;
   /** Routes this build leaves out on purpose (drafts), with the source file that would make them. */
   omitted?: ReadonlyMap<string, string>;
+  /** Routes docs had before their front matter `slug` or `id` moved them, with the source file and the new route. */
+  moved?: ReadonlyMap<string, { file: string; route: string; by: 'slug' | 'id' }>;
 }
 
 interface Broken {
@@ -209,6 +211,13 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
         return {
           reason: `points to ${route}, a draft (\`draft: true\` in ${draft}) that \`docsgen build\` leaves out`,
           hint: `Publish the draft (remove \`draft: true\`) or remove the link until it is published; \`docsgen serve --watch\` builds drafts.`,
+        };
+      }
+      const moved = input.moved?.get(route);
+      if (moved) {
+        return {
+          reason: `points to ${route}, which is not a page: the doc ${moved.file} is now at ${moved.route} (its \`${moved.by}\`)`,
+          hint: `Link to ${moved.route}, or to the .mdx file: a link to the file follows the doc wherever its \`${moved.by}\` puts it.`,
         };
       }
       if (isFileLink(pathname)) {

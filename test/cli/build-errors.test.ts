@@ -138,6 +138,19 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.doesNotMatch(output, /relative link/);
   });
 
+  it("a link to a doc's old URL, before its slug moved it, says where the doc is now", async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/telas.mdx': '---\ntitle: Telas\ndescription: Screens.\nslug: /telas-sdk\n---\n\nText.\n',
+      'content/docs/guia/velho.mdx': '---\ntitle: Velho\ndescription: Renamed by its id.\nid: novo\n---\n\nText.\n',
+      'content/docs/outro.mdx': '---\ntitle: Outro\ndescription: Another doc.\n---\n\nSee [the screens](/docs/guia/telas).\n\nAnd [the old one](/docs/guia/velho).\n',
+    });
+    assert.match(output, /^content\/docs\/outro\.mdx:8:5 {2}Broken link '\/docs\/guia\/velho' points to \/docs\/guia\/velho, which is not a page: the doc content\/docs\/guia\/velho\.mdx is now at \/docs\/guia\/novo \(its `id`\)\.$/m);
+    assert.match(
+      output,
+      /^content\/docs\/outro\.mdx:6:5 {2}Broken link '\/docs\/guia\/telas' points to \/docs\/guia\/telas, which is not a page: the doc content\/docs\/guia\/telas\.mdx is now at \/docs\/telas-sdk \(its `slug`\)\.\n +Fix: Link to \/docs\/telas-sdk, or to the \.mdx file: a link to the file follows the doc wherever its `slug` puts it\.$/m,
+    );
+  });
+
   it('a broken #anchor is reported once, with the closest heading id', async (t) => {
     const { output } = await failingBuild(t, 'broken-anchor');
     const lines = output.split('\n').filter((line) => line.includes("Broken link '/docs/guia/primeiro-passo#codigos-de-erros'"));
