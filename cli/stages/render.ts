@@ -360,7 +360,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           versionLabel: site.docs.versionLabel,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
-          editUrl: config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
+          editUrl: doc.frontMatter.custom_edit_url !== undefined ? doc.frontMatter.custom_edit_url || undefined : config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
           lastUpdated: dated(input.lastUpdated?.get(doc.relFile), dayFormat),
           children: mdx(compiled),
         }),
