@@ -155,7 +155,8 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   const pageFolders = new Set(routes.map(firstSegment));
   const fileFolders = new Set([...input.files].map(firstSegment).filter((folder) => !pageFolders.has(folder)));
   const staticDir = path.relative(config.root, config.dirs.static).split(path.sep).join('/');
-  const isFileLink = (pathname: string) => /\.[a-z0-9]{1,10}$/i.test(pathname) || fileFolders.has(firstSegment(pathname));
+  // '/docs/x.html' and '/docs/x.mdx' name pages, under another name or as their source.
+  const isFileLink = (pathname: string) => /\.(?!html?$|mdx?$)[a-z0-9]{1,10}$/i.test(pathname) || fileFolders.has(firstSegment(pathname));
   // Links to the site's own URL (`https://host/portal/docs/x`) are checked like '/docs/x'.
   const origin = siteRootUrl(config);
   const { baseUrl } = config;
