@@ -16,7 +16,7 @@ import { sidebarData } from './sidebar-data.ts';
 import { bundle, createBundleCache, disposeBundleCache, type BundleCache, type OutputAsset } from './stages/bundle.ts';
 import { createBundleStore, flushBundleStore, type BundleStore } from './stages/bundle-store.ts';
 import { checkLinks, createLinkCheckCache, type LinkCheckCache } from './stages/check-links.ts';
-import { collect } from './stages/collect.ts';
+import { collect, movedDocs } from './stages/collect.ts';
 import { createSourceTextCache, type SourceTextCache } from './source-texts.ts';
 import { compile, createCompileCache, disposeCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { commitDates, lastUpdated, type LastUpdated } from './stages/last-updated.ts';
@@ -303,7 +303,8 @@ export async function buildSite(
     const written = generatedWritten.map((rel) => ({ path: rel }));
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated, ...written], statics }, config);
     const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
-    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], [...generated, ...written]), omitted }, config, session.links, progress);
+    const moved = movedDocs(collected.docs, config);
+    return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], [...generated, ...written]), omitted, moved }, config, session.links, progress);
   });
   if (options.release) session.links = createLinkCheckCache();
   const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, generatedWritten, linksChecked: memoryCheck.checked };

@@ -2,10 +2,10 @@
  * Front matter: split it from the MDX body and validate it with a schema, reporting
  * each bad field with its line so the author can jump to it.
  */
-import { closest } from 'fastest-levenshtein';
 import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
 import { z } from 'zod';
 import { DocsgenError, codeExcerpt } from './errors.ts';
+import { nearest } from './suggest.ts';
 import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from './yaml-limits.ts';
 
 /** Front matter is a flat list of fields with a few short lists: this is far more than any needs. */
@@ -43,6 +43,12 @@ export const docFrontMatterSchema = z.strictObject({
   pagination_next: z.string().min(1).nullable().optional(),
   /** Class on the doc's sidebar item, for styling it. */
   sidebar_class_name: z.string().regex(/^-?[_a-zA-Z][\w-]*(?: -?[_a-zA-Z][\w-]*)*$/, 'class names are letters, digits, "-" and "_", separated by spaces').optional(),
+  /** Replaces the doc's "Edit this page" link (config `editUrl` + its path); '' or null shows none. */
+  custom_edit_url: z
+    .string()
+    .regex(/^(?:https?:\/\/\S+)?$/, 'an edit URL is an http(s) URL, or empty (or null) for no edit link')
+    .nullable()
+    .optional(),
   /** Built by `serve --watch`, left out of `docsgen build`. */
   draft: z.boolean().optional(),
   /** Built and reachable by its URL, but not indexed and listed nowhere: sidebars, sitemap, search, llms.txt. */
@@ -79,6 +85,38 @@ export const pageFrontMatterSchema = z.strictObject({
   unlisted: z.boolean().optional(),
 });
 export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
+
+/**
+ * Front-matter fields of Docusaurus 3 (docs, blog and pages plugins) that docsgen does not
+ * read, with what to do instead: authors bring them along when moving a site, and the
+ * nearest allowed name (`hide_title` -> `title`) would be a wrong lead. A field one kind
+ * of source accepts (`slug` on docs) is listed here for the kinds that do not.
+ */
+const DOCUSAURUS_FIELDS: Record<string, string> = {
+  hide_title: 'docsgen always shows `title` as the heading of the page.',
+  displayed_sidebar: "A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
+  toc_min_heading_level: 'The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).',
+  toc_max_heading_level: 'The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).',
+  last_update: 'The "last updated" date of a doc comes from git (else from the file).',
+  sidebar_custom_props: 'To style the sidebar item, give the doc a `sidebar_class_name`.',
+  sidebar_key: 'Sidebar items are told apart by their doc id.',
+  parse_number_prefixes: 'docsgen keeps number prefixes in file names (`01-intro.mdx` is the doc `01-intro`); order docs with `sidebar_position`.',
+  custom_edit_url: 'Only docs have an "Edit this page" link.',
+  hide_table_of_contents: 'Blog posts have no table of contents to hide.',
+  sidebar_label: 'Blog posts are listed by their `title`.',
+  title_meta: 'The <title> of a post is made from its `title`.',
+  date: 'A post takes its date from its file name (YYYY-MM-DD-slug.mdx).',
+  id: 'A post or page takes its URL from its file name; a post may set `slug`.',
+  slug: "A page's URL is its path in the pages folder: move or rename the file.",
+  wrapperClassName: 'Style the page from its own component, or with a class in its MDX.',
+  author: 'List the authors by key in `authors`, and describe each in the blog\'s authors.yml.',
+  author_title: 'Give the author a `title` in the blog\'s authors.yml, and list the key in `authors`.',
+  authorTitle: 'Give the author a `title` in the blog\'s authors.yml, and list the key in `authors`.',
+  author_url: 'Give the author a `url` in the blog\'s authors.yml, and list the key in `authors`.',
+  authorURL: 'Give the author a `url` in the blog\'s authors.yml, and list the key in `authors`.',
+  author_image_url: 'docsgen shows no author images: list the author by key in `authors` (authors.yml).',
+  authorImageURL: 'docsgen shows no author images: list the author by key in `authors` (authors.yml).',
+};
 
 export interface SplitSource {
   /** Raw YAML between the fences, '' when there is none. */
@@ -131,6 +169,19 @@ export function createFrontMatterCache(): FrontMatterCache {
 
 function parseUncached<S extends z.ZodType>(source: string, schema: S, file: string): { data: z.infer<S>; errors: DocsgenError[] } {
   const split = splitFrontMatter(source);
+  if (!split.hasFrontMatter && /^---[ \t]*\r?\n/.test(source)) {
+    return {
+      data: undefined as z.infer<S>,
+      errors: [
+        new DocsgenError('Front matter is not closed: the --- on line 1 opens it, and no --- line ends it.', {
+          file,
+          line: 1,
+          excerpt: codeExcerpt(source, 1, 1),
+          hint: 'Add a line with only --- after the last front-matter field, before the text of the page.',
+        }),
+      ],
+    };
+  }
   if (!split.hasFrontMatter) {
     return {
       data: undefined as z.infer<S>,
@@ -154,6 +205,17 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
       data: undefined as z.infer<S>,
       errors: distinctYamlErrors(doc.errors).map((e) => {
         const { line, column } = toFileLine(e.pos[0]);
+        const duplicate = e.code === 'DUPLICATE_KEY' ? duplicateKey(doc.contents, e.pos[0]) : undefined;
+        if (duplicate) {
+          const first = toFileLine(duplicate.firstOffset);
+          return new DocsgenError(`Front matter is not valid YAML: the field '${duplicate.key}' is given twice, on line ${first.line} and here.`, {
+            file,
+            line,
+            column,
+            excerpt: codeExcerpt(source, line, column),
+            hint: `Keep one \`${duplicate.key}:\` line: remove the other, or rename it if it was meant to be another field.`,
+          });
+        }
         return new DocsgenError(`Front matter is not valid YAML: ${yamlErrorMessage(e.message)}`, {
           file,
           line,
@@ -189,12 +251,22 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const where = keyLine(key);
-        const suggestion = closest(key, known);
+        const excerpt = where.line ? codeExcerpt(source, where.line, where.column) : undefined;
+        const instead = Object.hasOwn(DOCUSAURUS_FIELDS, key) ? DOCUSAURUS_FIELDS[key] : undefined;
+        if (instead !== undefined) {
+          return new DocsgenError(`Front-matter field '${key}' is a Docusaurus field docsgen does not support ${whereIn(schema)}.`, {
+            file,
+            ...where,
+            excerpt,
+            hint: `Remove it. ${instead}`,
+          });
+        }
+        const suggestion = nearest(key, known);
         return new DocsgenError(`Unknown front-matter field '${key}'.`, {
           file,
           ...where,
-          excerpt: where.line ? codeExcerpt(source, where.line, where.column) : undefined,
-          hint: `Did you mean '${suggestion}'? Allowed fields: ${known.join(', ')}.`,
+          excerpt,
+          hint: suggestion ? `Did you mean '${suggestion}'? Allowed fields: ${known.join(', ')}.` : `Remove it, or use one of the allowed fields: ${known.join(', ')}.`,
         });
       });
     }
@@ -218,6 +290,24 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     ];
   });
   return { data: undefined as z.infer<S>, errors };
+}
+
+/** The key repeated at `offset` and where it first appears, for YAML's bare "Map keys must be unique". */
+function duplicateKey(contents: unknown, offset: number): { key: string; firstOffset: number } | undefined {
+  if (!isMap(contents)) return undefined;
+  const keyOf = (pair: Pair) => (isScalar(pair.key) ? { value: pair.key.value, start: pair.key.range?.[0] } : undefined);
+  const repeated = contents.items.map(keyOf).find((k) => k?.start === offset);
+  if (repeated === undefined) return undefined;
+  const first = contents.items.map(keyOf).find((k) => k?.value === repeated.value);
+  return first?.start === undefined ? undefined : { key: String(repeated.value), firstOffset: first.start };
+}
+
+/** Which kind of source a schema is for, as "in docs": a field may be supported in one kind and not in another. */
+function whereIn(schema: z.ZodType): string {
+  if (schema === docFrontMatterSchema) return 'in docs';
+  if (schema === postFrontMatterSchema) return 'in blog posts';
+  if (schema === pageFrontMatterSchema) return 'in pages';
+  return 'here';
 }
 
 function describeExpected(issue: z.core.$ZodIssue): string {

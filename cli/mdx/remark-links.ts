@@ -13,6 +13,8 @@ export interface SourceLink {
   href: string;
   line: number;
   column: number;
+  /** What the author wrote, when the page holds another form of it (front matter `image: /x.png` becomes a full URL). */
+  written?: string;
 }
 
 export interface RemarkLinksOptions {

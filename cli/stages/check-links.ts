@@ -4,6 +4,8 @@
  * line; a link broken on every page comes from the navbar or footer and is reported
  * once as a layout problem (spec: broken links fail the build).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { Parser, type Handler } from 'htmlparser2';
 import type { SiteConfig } from '../config.ts';
@@ -14,6 +16,7 @@ import { canonicalPath } from '../../templates/shared/index.ts';
 import { siteRootUrl } from '../base-url.ts';
 import { withBase, withoutBase } from '../../templates/shared/base-url.ts';
 import { shared, type StringPool } from '../shared-strings.ts';
+import { nearest } from '../suggest.ts';
 
 export interface PageAnchors {
   ids: Set<string>;
@@ -65,6 +68,8 @@ export interface CheckLinksInput {
   files: ReadonlySet<string>;
   /** Routes this build leaves out on purpose (drafts), with the source file that would make them. */
   omitted?: ReadonlyMap<string, string>;
+  /** Routes docs had before their front matter `slug` or `id` moved them, with the source file and the new route. */
+  moved?: ReadonlyMap<string, { file: string; route: string; by: 'slug' | 'id' }>;
 }
 
 interface Broken {
@@ -146,6 +151,12 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     progress?.(byRoute.size, input.pages.length);
   }
   const routes = [...byRoute.keys()];
+  // A path under a folder that holds files and no page ('/img/x') is a file link even without an extension.
+  const pageFolders = new Set(routes.map(firstSegment));
+  const fileFolders = new Set([...input.files].map(firstSegment).filter((folder) => !pageFolders.has(folder)));
+  const staticDir = path.relative(config.root, config.dirs.static).split(path.sep).join('/');
+  // '/docs/x.html' and '/docs/x.mdx' name pages, under another name or as their source.
+  const isFileLink = (pathname: string) => /\.(?!html?$|mdx?$)[a-z0-9]{1,10}$/i.test(pathname) || fileFolders.has(firstSegment(pathname));
   // Links to the site's own URL (`https://host/portal/docs/x`) are checked like '/docs/x'.
   const origin = siteRootUrl(config);
   const { baseUrl } = config;
@@ -180,6 +191,9 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || ignored(href)) return undefined;
     if (target === '' || target === '#') return null;
     if (!target.startsWith('/') && !target.startsWith('#')) {
+      // The compiler rewrote every relative link to a source file that exists; this one names a file that is not a page.
+      const file = /^[^?#]*\.mdx?(?:[?#]|$)/.test(target) && page.sourceFile ? sourceFileLink(target, page.sourceFile) : undefined;
+      if (file) return file;
       return {
         reason: 'is a relative link',
         hint: `Relative links resolve differently under ${page.route} and ${page.route}/; write it root-absolute (for example /docs/...), or link to the .mdx file.`,
@@ -200,6 +214,22 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
           hint: `Publish the draft (remove \`draft: true\`) or remove the link until it is published; \`docsgen serve --watch\` builds drafts.`,
         };
       }
+      const moved = input.moved?.get(route);
+      if (moved) {
+        return {
+          reason: `points to ${route}, which is not a page: the doc ${moved.file} is now at ${moved.route} (its \`${moved.by}\`)`,
+          hint: `Link to ${moved.route}, or to the .mdx file: a link to the file follows the doc wherever its \`${moved.by}\` puts it.`,
+        };
+      }
+      if (isFileLink(pathname)) {
+        const near = nearest(pathname, [...input.files]);
+        return {
+          reason: `points to ${pathname}, which is not a file of this site`,
+          hint: near
+            ? `Did you mean ${near}?`
+            : `Put the file in ${staticDir}/ (${staticDir}${pathname} is published as ${pathname}), or fix the link.`,
+        };
+      }
       return {
         reason: `points to ${pathname}, which is not a page or file of this site`,
         hint: routes.length ? `Did you mean ${closest(route, routes)}?` : 'Create the page or fix the link.',
@@ -214,6 +244,34 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
     }
     return null;
   };
+  /** Why a relative link to an .mdx or .md file is broken: the file it names is missing, a draft, or no page. */
+  const sourceFileLink = (href: string, from: string): { reason: string; hint: string } => {
+    const written = decodeFragment(href.split(/[?#]/)[0] ?? href);
+    const folder = path.posix.dirname(from);
+    const resolved = path.posix.join(folder, written);
+    const draft = [...(input.omitted ?? [])].find(([, file]) => file === resolved);
+    if (draft) {
+      return {
+        reason: `resolves to ${resolved}, a draft (\`draft: true\`) that \`docsgen build\` leaves out`,
+        hint: `Publish the draft (remove \`draft: true\`) or remove the link until it is published; \`docsgen serve --watch\` builds drafts.`,
+      };
+    }
+    if (existsSync(path.join(config.root, resolved))) {
+      return {
+        reason: `resolves to ${resolved}, which is not a page of this site`,
+        hint: 'Files whose name starts with "_" or ".", and files outside the docs, blog and pages folders, are not pages: link to a page, or to its .mdx file.',
+      };
+    }
+    const near = nearest(resolved, sourceFiles());
+    const relative = near && path.posix.relative(folder, near);
+    return {
+      reason: `resolves to ${resolved}, which does not exist`,
+      hint: relative ? `Did you mean ${relative.startsWith('../') ? relative : `./${relative}`}?` : 'Fix the path (it is relative to the folder of the file that links), or create the file.',
+    };
+  };
+  let sources: string[] | undefined;
+  const sourceFiles = () => (sources ??= [...new Set(input.pages.flatMap((p) => (p.sourceFile && /\.mdx?$/.test(p.sourceFile) ? [p.sourceFile] : [])))]);
+
   // A root-absolute link means the same on every page: the navbar, footer and sidebar
   // links every page repeats are resolved once.
   const shared = new Map<string, Resolution>();
@@ -263,10 +321,14 @@ export async function checkLinks(input: CheckLinksInput, config: SiteConfig, cac
   throw new DocsgenErrors(formatSummary(broken, input.pages.length), toErrors(broken, input.pages.length, config));
 }
 
+function firstSegment(pathname: string): string {
+  return pathname.split('/')[1] ?? '';
+}
+
 /** A link of a page as its author wrote it: the page holds it under the base URL. */
 function asWritten(href: string, baseUrl: string, sourceLinks: RenderedPage['sourceLinks']): { href: string; source?: RenderedPage['sourceLinks'][number] } {
   const source = sourceLinks.find((l) => l.href === href) ?? sourceLinks.find((l) => withBase(baseUrl, l.href) === href);
-  if (source) return { href: source.href, source };
+  if (source) return { href: source.written ?? source.href, source };
   return { href: href.startsWith('/') && !href.startsWith('//') ? (withoutBase(baseUrl, href) ?? href) : href };
 }
 

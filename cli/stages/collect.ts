@@ -159,7 +159,12 @@ function listSourceTree(config: SiteConfig, dir: string, extensions: readonly st
   const list = () =>
     listTree(dir, {
       root: config.root,
-      include: (rel, kind) => kind === 'dir' || (extensions.includes(path.extname(rel)) && !path.posix.basename(rel).startsWith('_')),
+      // Dot names are editors' and tools' files (`.#x.mdx`, `.git/`), ignored as Docusaurus and watch mode (../watch/watched-files.ts) ignore them.
+      include: (rel, kind) => {
+        const base = path.posix.basename(rel);
+        if (base.startsWith('.')) return false;
+        return kind === 'dir' || (extensions.includes(path.extname(rel)) && !base.startsWith('_'));
+      },
     });
   const tree = texts ? listedSources(texts, `${config.root}\0${dir}\0${extensions.join()}`, list) : list();
   errors.push(...tree.errors);
@@ -351,6 +356,23 @@ function suggestDoc(id: string, docs: readonly SourceDoc[]): string {
  * in the default route; `slug` sets the route, from the docs route when it starts with
  * '/', else from the doc's folder. An index file's route is its folder's.
  */
+/**
+ * Docs that front matter `slug` or `id` moved away from the route their file name gives,
+ * by that route: a link to the old URL is reported with where the doc went (check-links.ts).
+ */
+export function movedDocs(docs: readonly SourceDoc[], config: SiteConfig): Map<string, { file: string; route: string; by: 'slug' | 'id' }> {
+  const prefix = path.relative(config.root, config.dirs.docs).split(path.sep).join('/');
+  const moved = new Map<string, { file: string; route: string; by: 'slug' | 'id' }>();
+  for (const doc of docs) {
+    const by = doc.frontMatter.slug !== undefined ? 'slug' : doc.frontMatter.id !== undefined ? 'id' : undefined;
+    if (!by) continue;
+    const pathId = (prefix ? doc.relFile.slice(prefix.length + 1) : doc.relFile).replace(/\.mdx?$/, '');
+    const { route } = docIdAndRoute(pathId, undefined, config.docs.routeBasePath);
+    if (route !== doc.route) moved.set(route, { file: doc.relFile, route: doc.route, by });
+  }
+  return moved;
+}
+
 function docIdAndRoute(pathId: string, fm: DocFrontMatter | undefined, routeBasePath: string): { id: string; route: string } {
   const slash = pathId.lastIndexOf('/');
   const dir = slash === -1 ? '' : pathId.slice(0, slash);

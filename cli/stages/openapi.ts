@@ -15,6 +15,8 @@ import type { SourceLink } from '../mdx/remark-links.ts';
 import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from '../yaml-limits.ts';
 import type { PostmanTexts } from '../config-postman.ts';
 import { buildPostmanFiles } from './postman.ts';
+import { nearest } from '../suggest.ts';
+import { valueAt } from '../frontmatter.ts';
 import { asArray, asObject, asString, isPlainObject, type JsonObject } from '../json.ts';
 
 export interface ApiDocumentSource {
@@ -169,7 +171,7 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
   const problems = (await validator.validate(yamlText, source.file)).filter(
     (p) => !(p.ruleId === 'no-unresolved-refs' && reported.has((p.location[0]?.pointer ?? '').replace(/^#/, '') || '/')),
   );
-  const errors = problems.map((problem) => problemToError(problem, yamlText, rel, source.file, locate, validator));
+  const errors = problems.map((problem) => problemToError(problem, { text: yamlText, rel, absoluteFile: source.file, locate, validator, document }));
   errors.push(...checkExternalRefs(externalRefs, yamlText, rel, source.file, root, locate));
   errors.push(...checkOperationIds(document, yamlText, rel, locate));
   if (errors.length > 0) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
@@ -206,6 +208,9 @@ async function loadOne(source: ApiDocumentSource, root: string, options: LoadApi
 /** Finds the source position of a JSON pointer (as path segments) in the parsed YAML. */
 type Locate = (segments: readonly string[], onKey?: boolean) => { line: number; column: number } | undefined;
 
+/** YAML syntax errors reported per API document; see parseYaml. */
+const YAML_ERRORS_SHOWN = 3;
+
 function parseYaml(
   text: string,
   rel: string,
@@ -214,17 +219,25 @@ function parseYaml(
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const firstPerPosition = distinctYamlErrors(doc.errors);
+    // One slip (an unclosed '[' or quote) makes the parser misread the rest of the file: the
+    // errors after the first few follow from them, and a page of them hides the cause.
+    const shown = firstPerPosition.slice(0, YAML_ERRORS_SHOWN);
+    const more = firstPerPosition.length - shown.length;
     return {
       ok: false,
-      errors: firstPerPosition.map((e) => {
+      errors: shown.map((e, i) => {
         const pos = lineCounter.linePos(e.pos[0]);
         const message = yamlErrorMessage(e.message);
+        const hint = 'Fix the YAML syntax at this position (indentation, an unclosed quote or bracket, or a value containing ": " that needs quotes).';
         return new DocsgenError(`The API document is not valid YAML: ${message}`, {
           file: rel,
           line: pos.line,
           column: pos.col,
           excerpt: codeExcerpt(text, pos.line, pos.col),
-          hint: 'Fix the YAML syntax at this position (indentation, an unclosed quote, or a value containing ": " that needs quotes).',
+          hint:
+            i === 0 && more > 0
+              ? `${hint} The parser found ${more} more error${more === 1 ? '' : 's'} further on, not shown: they usually follow from the first, so fix it and build again.`
+              : hint,
         });
       }),
     };
@@ -309,7 +322,16 @@ const RULE_HINTS: Record<string, string> = {
   'spec-ref-siblings': 'Next to a $ref, only `summary` and `description` are allowed; move other fields into the referenced object.',
 };
 
-function problemToError(problem: NormalizedProblem, text: string, rel: string, absoluteFile: string, locate: Locate, validator: ApiValidator): DocsgenError {
+interface ProblemContext {
+  text: string;
+  rel: string;
+  absoluteFile: string;
+  locate: Locate;
+  validator: ApiValidator;
+  document: JsonObject;
+}
+
+function problemToError(problem: NormalizedProblem, { text, rel, absoluteFile, locate, validator, document }: ProblemContext): DocsgenError {
   const location = problem.location[0];
   const pointer = (location?.pointer ?? '#/').replace(/^#/, '') || '/';
   const segments = pointerSegments(pointer);
@@ -319,9 +341,30 @@ function problemToError(problem: NormalizedProblem, text: string, rel: string, a
   const file = sameFile ? rel : toPosix(path.relative(path.dirname(absoluteFile), location?.source.absoluteRef ?? ''));
   const suggestion = problem.suggest.length > 0 ? ` Did you mean: ${problem.suggest.join(', ')}?` : '';
   const message = `${pointer}: ${problem.message.replace(/\s+$/, '')}${suggestion}`;
-  const hint = RULE_HINTS[problem.ruleId] ?? `See the rule '${problem.ruleId}' in the Redocly documentation and the OpenAPI 3.1 specification (${SPEC_URL}).`;
+  const hint =
+    (problem.ruleId === 'no-unresolved-refs' ? unresolvedRefHint(valueAt(document, segments), document) : undefined) ??
+    RULE_HINTS[problem.ruleId] ??
+    `See the rule '${problem.ruleId}' in the Redocly documentation and the OpenAPI 3.1 specification (${SPEC_URL}).`;
   if (!sameFile) return new DocsgenError(message, { file, line: pos?.line, column: pos?.column, hint });
   return located(message, rel, text, pos, { hint });
+}
+
+/**
+ * For a local $ref to nothing, the name nearest to the one it names among its would-be
+ * siblings ('CreateMerchantRequest' for '#/components/schemas/CreateMerchantRequestX').
+ */
+function unresolvedRefHint(node: unknown, document: JsonObject): string | undefined {
+  const ref = asObject(node).$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
+  const segments = pointerSegments(ref.slice(1));
+  const name = segments.pop() ?? '';
+  const parent = formatPointer(segments);
+  const siblings = Object.keys(asObject(valueAt(document, segments)));
+  const near = nearest(name, siblings);
+  if (near) return `Point the $ref at something that exists: did you mean '#${formatPointer([...segments, near])}'? Or add the missing component.`;
+  if (siblings.length === 0) return `Point the $ref at something that exists: the document has nothing at '#${parent}'. Add the missing component there.`;
+  const listed = siblings.slice(0, 8).join(', ') + (siblings.length > 8 ? ', ...' : '');
+  return `Point the $ref at something that exists ('#${parent}' has ${listed}), or add the missing component.`;
 }
 
 /** Only local $refs: the published copies and exampleSchema must stand alone (see ../openapi/refs.ts). */

@@ -321,7 +321,7 @@ type EmitEntry = {
 function withImage(links: SourceLink[], image: string | undefined, config: SiteConfig, source: string): SourceLink[] {
   if (!image?.startsWith('/')) return links;
   const line = source.split('\n').findIndex((text) => /^image\s*:/.test(text));
-  return [...links, { href: previewImageUrl(image, config), line: line + 1, column: 1 }];
+  return [...links, { href: previewImageUrl(image, config), line: line + 1, column: 1, written: image }];
 }
 
 /** og:image wants an absolute URL: a path of the site is resolved against the site's URL and base URL. */
@@ -395,7 +395,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           versionLabel: site.docs.versionLabel,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
-          editUrl: config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
+          editUrl: doc.frontMatter.custom_edit_url !== undefined ? doc.frontMatter.custom_edit_url || undefined : config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
           lastUpdated: dated(input.lastUpdated?.get(doc.relFile), dayFormat),
           children: mdx(compiled),
         }),

@@ -34,7 +34,10 @@ async function failingBuild(t: CleanupOwner, overlay: string): Promise<{ output:
 /** A build of the minimal site with `files` (path -> text) added; it must fail. Returns what it printed. */
 async function failingBuildWith(t: TestContext, files: Record<string, string>): Promise<string> {
   const dir = await makeSite(t);
-  for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
   const result = await failingFixtureBuild(dir);
   assert.equal(result.code, 1, result.output);
   return result.output;
@@ -137,6 +140,64 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /^Broken links: 1 link on 1 of 10 pages\. Broken links fail the build\.$/m);
     assert.match(output, /^content\/docs\/guia\/primeiro-passo\.mdx:9:9 {2}Broken link '\/docs\/guia\/pagamentos' points to \/docs\/guia\/pagamentos, which is not a page or file of this site\.$/m);
     assert.match(output, /Fix: Did you mean \/docs\/guia\/primeiro-passo\?/);
+  });
+
+  it('a broken link to a file is compared with the files of the site, and quoted as written', async (t) => {
+    const output = await failingBuildWith(t, {
+      'static/img/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+      'content/docs/imagens.mdx': [
+        '---',
+        'title: Imagens',
+        'description: A doc with images.',
+        'image: /img/capa.png',
+        '---',
+        '',
+        '![logo](/img/logo.svgg)',
+        '',
+        '![nada](/img/nada.png)',
+        '',
+        '<img src="/img/outra.png" />',
+        '',
+        '[fonte](/docs/guia/primeiro-passo.mdx)',
+        '',
+      ].join('\n'),
+    });
+    // A page's source file is no static file: compared with the pages.
+    assert.match(output, /^content\/docs\/imagens\.mdx:13:1 {2}Broken link '\/docs\/guia\/primeiro-passo\.mdx' points to \/docs\/guia\/primeiro-passo\.mdx, which is not a page or file of this site\.\n +Fix: Did you mean \/docs\/guia\/primeiro-passo\?$/m);
+    assert.match(output, /^content\/docs\/imagens\.mdx:7:1 {2}Broken link '\/img\/logo\.svgg' points to \/img\/logo\.svgg, which is not a file of this site\.\n +Fix: Did you mean \/img\/logo\.svg\?$/m);
+    assert.match(output, /^content\/docs\/imagens\.mdx:9:1 {2}Broken link '\/img\/nada\.png' points to \/img\/nada\.png, which is not a file of this site\.\n +Fix: Put the file in static\/ \(static\/img\/nada\.png is published as \/img\/nada\.png\), or fix the link\.$/m);
+    assert.match(output, /^content\/docs\/imagens\.mdx:11:1 {2}Broken link '\/img\/outra\.png' points to \/img\/outra\.png, which is not a file/m);
+    // Front matter `image` is checked as the full URL a link preview needs; the author wrote the path.
+    assert.match(output, /^content\/docs\/imagens\.mdx:4:1 {2}Broken link '\/img\/capa\.png' points to \/img\/capa\.png, which is not a file/m);
+    assert.doesNotMatch(output, /Did you mean \/blog/);
+  });
+
+  it('a relative link to a missing .mdx file names the file it resolves to and the nearest existing one', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/segundo.mdx': '---\ntitle: Segundo\ndescription: A second step.\n---\n\nSee [the first](./primeiro-pass.mdx#codigos) and [the API](./api/nao-existe.mdx).\n',
+    });
+    assert.match(
+      output,
+      /^content\/docs\/guia\/segundo\.mdx:6:5 {2}Broken link '\.\/primeiro-pass\.mdx#codigos' resolves to content\/docs\/guia\/primeiro-pass\.mdx, which does not exist\.\n +Fix: Did you mean \.\/primeiro-passo\.mdx\?$/m,
+    );
+    assert.match(
+      output,
+      /^content\/docs\/guia\/segundo\.mdx:6:\d+ {2}Broken link '\.\/api\/nao-existe\.mdx' resolves to content\/docs\/guia\/api\/nao-existe\.mdx, which does not exist\.\n +Fix: Fix the path \(it is relative to the folder of the file that links\), or create the file\.$/m,
+    );
+    assert.doesNotMatch(output, /relative link/);
+  });
+
+  it("a link to a doc's old URL, before its slug moved it, says where the doc is now", async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/telas.mdx': '---\ntitle: Telas\ndescription: Screens.\nslug: /telas-sdk\n---\n\nText.\n',
+      'content/docs/guia/velho.mdx': '---\ntitle: Velho\ndescription: Renamed by its id.\nid: novo\n---\n\nText.\n',
+      'content/docs/outro.mdx': '---\ntitle: Outro\ndescription: Another doc.\n---\n\nSee [the screens](/docs/guia/telas).\n\nAnd [the old one](/docs/guia/velho).\n',
+    });
+    assert.match(output, /^content\/docs\/outro\.mdx:8:5 {2}Broken link '\/docs\/guia\/velho' points to \/docs\/guia\/velho, which is not a page: the doc content\/docs\/guia\/velho\.mdx is now at \/docs\/guia\/novo \(its `id`\)\.$/m);
+    assert.match(
+      output,
+      /^content\/docs\/outro\.mdx:6:5 {2}Broken link '\/docs\/guia\/telas' points to \/docs\/guia\/telas, which is not a page: the doc content\/docs\/guia\/telas\.mdx is now at \/docs\/telas-sdk \(its `slug`\)\.\n +Fix: Link to \/docs\/telas-sdk, or to the \.mdx file: a link to the file follows the doc wherever its `slug` puts it\.$/m,
+    );
   });
 
   it('a broken #anchor is reported once, with the closest heading id', async (t) => {

@@ -1,8 +1,9 @@
 /**
  * The Docusaurus front-matter fields authors copy in (id, slug, image, keywords,
- * pagination_label, pagination_prev/next, sidebar_class_name, draft, unlisted), each
- * honoured in the HTML written: test/fixtures/sites/front-matter has one doc or post per
- * field. Drafts are built by `serve --watch` and left out of `docsgen build`.
+ * pagination_label, pagination_prev/next, sidebar_class_name, custom_edit_url, draft,
+ * unlisted), each honoured in the HTML written: test/fixtures/sites/front-matter has one
+ * doc or post per field. Drafts are built by `serve --watch` and left out of `docsgen
+ * build`. The fields docsgen does not support are refused with what to do instead.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -177,9 +178,70 @@ describe('front-matter fields that name something missing', { concurrency: 2 }, 
   it('an image that is no file of the site fails the build at its front-matter line', async (t) => {
     const root = await siteWith(t, { 'content/docs/extra.mdx': doc('image: /img/falta.png') });
     const found = await problems(buildSite(root));
-    assert.ok(found.some((p) => p.startsWith("content/docs/extra.mdx:4 Broken link 'https://minimal.example/img/falta.png' points to /img/falta.png")), found.join('\n'));
+    // Quoted as written: the page holds it as the full URL link previews need.
+    assert.ok(found.some((p) => p.startsWith("content/docs/extra.mdx:4 Broken link '/img/falta.png' points to /img/falta.png")), found.join('\n'));
     const relative = await problems(collect(await loadConfig(await siteWith(t, { 'content/docs/extra.mdx': doc('image: img/capa.svg') }))));
     assert.ok(relative.some((p) => p.includes("Front-matter field 'image': an image is a path of the site starting with \"/\"")), relative.join('\n'));
+  });
+});
+
+describe('front-matter syntax', { concurrency: 2 }, () => {
+  it('a block opened by --- and never closed is called not closed, not missing', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': '---\ntitle: T\ndescription: D.\n\nText.\n' });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found, [
+      'content/docs/extra.mdx:1 Front matter is not closed: the --- on line 1 opens it, and no --- line ends it. | Add a line with only --- after the last front-matter field, before the text of the page.',
+    ]);
+  });
+
+  it('a field given twice names both lines, with a hint for that case', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('sidebar_label: Extra\ntitle: Outro') });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found, [
+      "content/docs/extra.mdx:5 Front matter is not valid YAML: the field 'title' is given twice, on line 2 and here. | Keep one `title:` line: remove the other, or rename it if it was meant to be another field.",
+    ]);
+  });
+});
+
+describe('front-matter fields docsgen does not know', { concurrency: 2 }, () => {
+  it('a Docusaurus field is called one and removed with what to do instead, not matched to the nearest name', async (t) => {
+    const root = await siteWith(t, {
+      'content/docs/extra.mdx': doc('hide_title: true\ndisplayed_sidebar: docs\ntoc_max_heading_level: 4\nsidebar_custom_props:\n  badge: novo'),
+      'content/blog/2024-05-01-post.mdx': doc('date: 2024-05-01\nauthor: Ana'),
+      'content/pages/sobre.mdx': doc('slug: /quem-somos'),
+    });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found.sort(), [
+      "content/docs/extra.mdx:4 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in docs. | Remove it. docsgen always shows `title` as the heading of the page.",
+      "content/docs/extra.mdx:5 Front-matter field 'displayed_sidebar' is a Docusaurus field docsgen does not support in docs. | Remove it. A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
+      "content/docs/extra.mdx:6 Front-matter field 'toc_max_heading_level' is a Docusaurus field docsgen does not support in docs. | Remove it. The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).",
+      "content/docs/extra.mdx:7 Front-matter field 'sidebar_custom_props' is a Docusaurus field docsgen does not support in docs. | Remove it. To style the sidebar item, give the doc a `sidebar_class_name`.",
+      "content/blog/2024-05-01-post.mdx:4 Front-matter field 'date' is a Docusaurus field docsgen does not support in blog posts. | Remove it. A post takes its date from its file name (YYYY-MM-DD-slug.mdx).",
+      "content/blog/2024-05-01-post.mdx:5 Front-matter field 'author' is a Docusaurus field docsgen does not support in blog posts. | Remove it. List the authors by key in `authors`, and describe each in the blog's authors.yml.",
+      "content/pages/sobre.mdx:4 Front-matter field 'slug' is a Docusaurus field docsgen does not support in pages. | Remove it. A page's URL is its path in the pages folder: move or rename the file.",
+    ].sort());
+  });
+
+  it('an unknown field gets "did you mean" only for a near spelling', async (t) => {
+    const root = await siteWith(t, { 'content/docs/extra.mdx': doc('sidebar_lable: Extra\ncolour: azul') });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.equal(found.length, 2, found.join('\n'));
+    assert.match(found[0]!, /^content\/docs\/extra\.mdx:4 Unknown front-matter field 'sidebar_lable'\. \| Did you mean 'sidebar_label'\? Allowed fields: title, /);
+    assert.match(found[1]!, /^content\/docs\/extra\.mdx:5 Unknown front-matter field 'colour'\. \| Remove it, or use one of the allowed fields: title, /);
+  });
+
+  it('custom_edit_url replaces the edit link of a doc, and null removes it', async (t) => {
+    const config = (await readFile(path.join(await makeSite(t), 'site.config.ts'), 'utf8')).replace('docs: {', "editUrl: 'https://git.example/edit/main/',\n  docs: {");
+    const root = await siteWith(t, {
+      'site.config.ts': config,
+      'content/docs/proprio.mdx': doc('custom_edit_url: https://cms.example/edit/proprio'),
+      'content/docs/sem.mdx': doc('custom_edit_url: null'),
+    });
+    const out = await buildSite(root);
+    const editLinks = async (rel: string) => [...(await readFile(path.join(out, rel), 'utf8')).matchAll(/class="edit-meta__edit" href="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(await editLinks('docs/proprio/index.html'), ['https://cms.example/edit/proprio']);
+    assert.deepEqual(await editLinks('docs/sem/index.html'), []);
+    assert.deepEqual(await editLinks('docs/intro/index.html'), ['https://git.example/edit/main/content/docs/intro.mdx']);
   });
 });
 

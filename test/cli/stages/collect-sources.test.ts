@@ -1,6 +1,6 @@
 /**
  * What the build takes from the site's folders: symbolic links in content/ and static/,
- * dotfiles in static/, and two sources that would write the same output file.
+ * dot names in content/, dotfiles in static/, and two sources that would write the same output file.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenErrors } from '../../../cli/errors.ts';
 import { collect } from '../../../cli/stages/collect.ts';
 import { isPublished } from '../../../cli/stages/static-files.ts';
+import { isIgnored } from '../../../cli/watch/watched-files.ts';
 import { buildFixture, failingFixtureBuild } from '../../helpers/build.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
 import { checkNoTempLeftovers, tempDir } from '../../helpers/temp.ts';
@@ -68,6 +69,26 @@ describe('symbolic links in content/', () => {
     await symlink('../../shared/more', path.join(dir, 'content/docs/more'));
     const collected = await collect(await loadConfig(dir));
     assert.ok(collected.docs.some((d) => d.id === 'more/um'));
+  });
+});
+
+describe('dot names in content/', () => {
+  it("ignores an editor's lock file, a hidden doc and a hidden folder, as watch mode does", async (t) => {
+    const dir = await makeSite(t);
+    // Emacs's lock file: a link to a target that never exists.
+    await symlink('user@host.1234:1700000000', path.join(dir, 'content/docs/.#intro.mdx'));
+    await writeFile(path.join(dir, 'content/docs/.hidden.mdx'), DOC('Hidden'));
+    await mkdir(path.join(dir, 'content/docs/.old'));
+    await writeFile(path.join(dir, 'content/docs/.old/antigo.mdx'), DOC('Antigo'));
+    await writeFile(path.join(dir, 'content/blog/.2024-01-01-rascunho.mdx'), DOC('Rascunho'));
+    const collected = await collect(await loadConfig(dir));
+    const sources = [...collected.docs, ...collected.posts, ...collected.pages].map((s) => s.relFile);
+    assert.ok(sources.length > 0);
+    assert.deepEqual(
+      sources.filter((s) => s.split('/').some((part) => part.startsWith('.'))),
+      [],
+    );
+    assert.ok(isIgnored(path.join(dir, 'content/docs/.hidden.mdx'), { outDir: path.join(dir, 'dist'), staticDir: path.join(dir, 'static') }), 'watch mode ignores it too');
   });
 });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -402,6 +402,42 @@ describe('loadApiDocuments: broken documents', () => {
     assert.match(text, /^test\/fixtures\/openapi\/dangling-ref\.yaml:15:15 {2}\/paths\/~1v1~1payments\/post\/requestBody\/content\/application~1json\/schema: Can't resolve \$ref/);
     assert.match(text, /> 15 \| +\$ref: '#\/components\/schemas\/CreatePaymentRequest'/);
     assert.match(text, /Fix: Point the \$ref at something that exists/);
+  });
+
+  it('reports the first few YAML errors of one slip, not the hundreds that follow from it', async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-openapi-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const lines = (await readFile(path.join(root, 'openapi/onboarding.yaml'), 'utf8')).split('\n');
+    assert.match(lines[96]!, /^ {6}summary: Cadastrar estabelecimento$/);
+    lines[96] = '     summary: [oops Cadastrar estabelecimento';
+    await writeFile(path.join(dir, 'onboarding.yaml'), lines.join('\n'));
+    let error: unknown;
+    await loadApiDocuments([{ id: 'onboarding', file: path.join(dir, 'onboarding.yaml') }], dir).catch((e: unknown) => (error = e));
+    assert.ok(error instanceof DocsgenErrors, formatAnyError(error));
+    assert.equal(error.message, '3 problems in 1 API document.');
+    const first = formatError(error.errors[0]!);
+    assert.match(first, /^onboarding\.yaml:97:1 {2}The API document is not valid YAML: /);
+    assert.match(first, /Fix: Fix the YAML syntax at this position .* The parser found \d+ more errors further on, not shown: they usually follow from the first, so fix it and build again\./);
+    assert.ok(error.errors.every((e) => /not valid YAML/.test(e.message) && (e.line ?? 0) >= 97), 'no schema errors, only syntax errors from the slip on');
+  });
+
+  it('suggests the nearest existing name for a $ref to nothing', async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-openapi-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const text = await readFile(path.join(root, 'openapi/onboarding.yaml'), 'utf8');
+    const slipped = text.replace("$ref: '#/components/schemas/CreateMerchantRequest'", "$ref: '#/components/schemas/CreateMerchantRequestX'");
+    assert.notEqual(slipped, text);
+    await writeFile(path.join(dir, 'onboarding.yaml'), slipped);
+    let error: unknown;
+    await loadApiDocuments([{ id: 'onboarding', file: path.join(dir, 'onboarding.yaml') }], dir).catch((e: unknown) => (error = e));
+    assert.ok(error instanceof DocsgenErrors, formatAnyError(error));
+    const text0 = formatError(error.errors[0]!);
+    assert.match(text0, /^onboarding\.yaml:119:\d+ {2}.*Can't resolve \$ref/);
+    assert.match(text0, /Fix: Point the \$ref at something that exists: did you mean '#\/components\/schemas\/CreateMerchantRequest'\? Or add the missing component\./);
+
+    // Nothing near: the names that are there, not an unrelated example.
+    const far = formatError((await failure('dangling-ref.yaml')).errors[0]!);
+    assert.match(far, /Fix: Point the \$ref at something that exists \('#\/components\/schemas' has Transaction\), or add the missing component\./);
   });
 
   it('refuses a YAML alias bomb at its first alias instead of expanding it', async () => {
