@@ -185,6 +185,30 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
     }
   });
 
+  it("on a phone, Elements' own top bar and drawer stay below the console's bar: tapping Close closes it, and so does Esc", async () => {
+    const page = await browser.isolatedPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(`${server.url}/api-reference`, { waitUntil: 'load' });
+      await page.click('[data-api-console]');
+      await page.waitForSelector(`${READY} h1`, { timeout: 30_000 });
+      // Elements' drawer open too: the largest thing it can lay over the console.
+      await page.click(`${READY} button[data-test="show-left-sidebar-btn"]`);
+      const box = (await page.locator('.api-console__close').boundingBox())!;
+      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('.api-console__close') !== null, centre);
+      assert.ok(hit, 'the Close button is what is at its own centre');
+      await page.mouse.click(centre.x, centre.y);
+      await page.waitForFunction(() => !document.querySelector('.api-console[open]'));
+
+      await page.goto(`${server.url}/api-reference#try/operations/createPayment`);
+      await page.waitForSelector(`${READY} h1`, { timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('.api-console[open]'));
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a #/operations/ link (the stable anchor) shows the server-rendered operation, without loading Elements', async () => {
     const page = await browser.isolatedPage();
     const urls: string[] = [];
