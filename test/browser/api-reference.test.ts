@@ -209,6 +209,34 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
     }
   });
 
+  it("leaves Elements' links to Elements: hovering one preloads nothing, and following one keeps the operation in the address", async () => {
+    const page = await browser.isolatedPage();
+    const problems = consoleProblems(page);
+    const paths: string[] = [];
+    page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+    try {
+      await openConsole(page, `${server.url}/api-reference#try/`);
+      // Operations sit in collapsed groups of Elements' navigation; schemas are listed open.
+      const link = page.locator(`${READY} a[href="/schemas/Health"]`).first();
+      await link.waitFor();
+      await link.hover();
+      await page.waitForTimeout(300);
+      assert.ok(!paths.includes('/schemas/Health'), 'no request for an Elements route');
+      await link.click();
+      await page.waitForFunction(() => location.hash === '#try/schemas/Health');
+      const title = await operationTitle(page);
+      assert.match(title, /Health/);
+      assert.equal(new URL(page.url()).pathname, '/api-reference', 'the page stays');
+      await page.reload();
+      await page.waitForSelector(READY, { timeout: 30_000 });
+      assert.equal(await operationTitle(page), title, 'a reload opens the console where the reader was');
+      assert.ok(!paths.includes('/schemas/Health'), 'and no request for it was made at all');
+      assert.deepEqual(problems, [], 'no console errors (no 404 of a preloaded Elements route)');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a #/operations/ link (the stable anchor) shows the server-rendered operation, without loading Elements', async () => {
     const page = await browser.isolatedPage();
     const urls: string[] = [];
