@@ -452,6 +452,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,
+        toc: entry.full.toc,
         newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
         older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
         contentLanguage: config.contentLanguage,

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
+import { Toc, TocCollapsible } from '../components/Toc.tsx';
+import type { TocItem } from '../shared/index.ts';
 
 export interface PostSummary {
   title: string;
@@ -36,13 +38,19 @@ function BlogSidebar({ recent }: { recent: PostSummary[] }) {
   );
 }
 
-function BlogShell({ recent, children }: { recent: PostSummary[]; children: ReactNode }) {
+/** The blog's columns: recent posts, the content and, on a post with headings, its table of contents (as Docusaurus's blog). */
+function BlogShell({ recent, toc, children }: { recent: PostSummary[]; toc?: readonly TocItem[]; children: ReactNode }) {
   return (
     <div className="blog-layout container">
       <BlogSidebar recent={recent} />
       <main id="main-content" className="blog-main" tabIndex={-1}>
         {children}
       </main>
+      {toc?.length ? (
+        <div className="doc-toc blog-toc">
+          <Toc items={toc} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -145,6 +153,7 @@ export function BlogList({
 export function BlogPost({
   post,
   recent,
+  toc = [],
   newer,
   older,
   contentLanguage,
@@ -152,15 +161,18 @@ export function BlogPost({
 }: {
   post: PostSummary;
   recent: PostSummary[];
+  /** The post's h2 and h3 headings. */
+  toc?: readonly TocItem[];
   newer?: PaginatorLink;
   older?: PaginatorLink;
   contentLanguage?: string;
   children: ReactNode;
 }) {
   return (
-    <BlogShell recent={recent}>
+    <BlogShell recent={recent} toc={toc}>
       <article className="post">
         <PostHeader post={post} headingLevel={1} />
+        <TocCollapsible items={toc} />
         <div className="markdown" lang={contentLanguage}>
           {children}
         </div>
