@@ -35,6 +35,9 @@ import { htmlWithBaseUrl } from '../html-base-url.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
+/** Pages with the blog's "Recent posts" sidebar (templates/layouts/Blog.tsx). */
+const BLOG_KINDS: ReadonlySet<PageKind> = new Set(['post', 'blog-list', 'blog-archive', 'blog-tags', 'blog-tag']);
+
 export interface RenderedPage {
   route: string;
   kind: PageKind;
@@ -141,7 +144,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     try {
       const element: ReactElement = createElement(Document, {
         site,
-        page: { route: entry.route, sidebar: entry.sidebar },
+        page: { route: entry.route, sidebar: entry.sidebar, menuSidebar: entry.sidebar !== undefined || BLOG_KINDS.has(entry.kind) },
         head,
         assets,
         children: entry.body,

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Toc, TocCollapsible } from '../components/Toc.tsx';
-import type { TocItem } from '../shared/index.ts';
+import { DATA, type TocItem } from '../shared/index.ts';
 
 export interface PostSummary {
   title: string;
@@ -19,9 +19,10 @@ export function formatDate(date: string): string {
   return DATE_FORMAT.format(new Date(`${date}T00:00:00Z`));
 }
 
+/** Recent posts; on narrow screens the mobile menu shows them as its secondary panel, as Docusaurus does. */
 function BlogSidebar({ recent }: { recent: PostSummary[] }) {
   return (
-    <aside className="blog-sidebar">
+    <aside className="blog-sidebar" {...{ [DATA.menuSecondary]: '' }}>
       <nav aria-label="Blog recent posts navigation">
         <p className="blog-sidebar__title">Recent posts</p>
         <ul className="blog-sidebar__list">
