@@ -51,6 +51,11 @@ export interface RenderedPage {
   sourceLinks: SourceLink[];
   /** False for pages that must not be in the sitemap or search (404, aliases). */
   indexable: boolean;
+  /**
+   * Where the page sits in its sidebar, as its breadcrumb categories ('API de Pagamento'):
+   * what tells two docs of the same title apart in search results.
+   */
+  section?: string;
 }
 
 export interface RenderInput {
@@ -159,6 +164,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         sourceFile: entry.sourceFile,
         sourceLinks: entry.sourceLinks ?? [],
         indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined && entry.unlisted !== true,
+        ...(entry.section ? { section: entry.section } : {}),
       };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -280,6 +286,8 @@ type EmitEntry = {
   image?: string;
   /** Front matter `unlisted`: noindex, and out of the sitemap and search. */
   unlisted?: boolean;
+  /** See RenderedPage.section. */
+  section?: string;
 };
 
 /**
@@ -351,6 +359,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
         keywords: doc.frontMatter.keywords,
         image: doc.frontMatter.image,
         unlisted: doc.frontMatter.unlisted,
+        section: trail.map((crumb) => crumb.label).join(' › ') || undefined,
         body: createElement(DocPage, {
           title: doc.frontMatter.title,
           route: doc.route,
