@@ -20,6 +20,8 @@ export interface CompileWorkerData {
   routes: [string, string][];
   routesKey?: string;
   siteUrl: string;
+  /** The static folder, where images named from the site's root are measured. */
+  staticDir?: string;
 }
 
 export interface CompileTask {
@@ -45,11 +47,12 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string; siteUrl: string }): CompilePool {
+export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; routesKey?: string; siteUrl: string; staticDir?: string }): CompilePool {
   const data: CompileWorkerData = {
     routes: [...options.routes],
     routesKey: options.routesKey,
     siteUrl: options.siteUrl,
+    staticDir: options.staticDir,
   };
   const queue: Pending[] = [];
   const idle: Worker[] = [];

@@ -182,6 +182,19 @@ describe('the built Sorrix site', () => {
     assert.equal(selectOne('nav.toc', parse(await read('blog.html')).children), null, 'the list of posts has no table of contents');
   });
 
+  it('gives Markdown images of local files their intrinsic width and height, and a link to the file', async () => {
+    for (const route of ['docs/mdx', 'docs/anexo/slide']) {
+      const images = selectAll('.markdown img[src="/img/visao-geral-sorrix.svg"]', parse(await read(`${route}.html`)).children) as Element[];
+      assert.ok(images.length > 0, `${route} shows the diagram`);
+      for (const image of images) {
+        assert.deepEqual([getAttributeValue(image, 'width'), getAttributeValue(image, 'height')], ['840', '230'], `${route}: the SVG's own size`);
+        const link = image.parent as Element;
+        assert.equal(link.name, 'a', `${route}: the image links to its file`);
+        assert.equal(getAttributeValue(link, 'href'), '/img/visao-geral-sorrix.svg');
+      }
+    }
+  });
+
   it('writes a 404 page with the original strings', async () => {
     const html = await read('404.html');
     assert.equal(title(html), 'Page Not Found | Sorrix');
