@@ -16,6 +16,7 @@ import { DocsgenError, codeExcerpt } from '../errors.ts';
 import rehypeCodeBlocks from '../mdx/rehype-code-blocks.ts';
 import rehypeHeadings from '../mdx/rehype-headings.ts';
 import rehypeHighlight from '../mdx/rehype-highlight.ts';
+import rehypeImageSize from '../mdx/rehype-image-size.ts';
 import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
@@ -66,6 +67,7 @@ export async function compileCode(input: { file: string; relFile: string; source
           [rehypeHeadings, { toc }],
           rehypeCodeBlocks,
           rehypeTableScroll,
+          [rehypeImageSize, { staticDir: context.staticDir }],
           [
             rehypeHighlight,
             {

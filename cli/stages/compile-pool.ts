@@ -19,6 +19,8 @@ export interface CompileWorkerData {
   /** file -> route of every source, for the links between documents. */
   routes: [string, string][];
   siteUrl: string;
+  /** The static folder, where images named from the site's root are measured. */
+  staticDir?: string;
 }
 
 export interface CompileTask {
@@ -44,10 +46,11 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; siteUrl: string }): CompilePool {
+export function createCompilePool(options: { size: number; routes: Iterable<[string, string]>; siteUrl: string; staticDir?: string }): CompilePool {
   const data: CompileWorkerData = {
     routes: [...options.routes],
     siteUrl: options.siteUrl,
+    staticDir: options.staticDir,
   };
   const queue: Pending[] = [];
   const idle: Worker[] = [];

@@ -16,7 +16,7 @@ function serve(): void {
   const data = workerData as CompileWorkerData;
   const routes = new Map(data.routes);
   const cache = createCompileCache();
-  const context = { routeOfFile: (file: string) => routes.get(file), siteUrl: data.siteUrl, cache };
+  const context = { routeOfFile: (file: string) => routes.get(file), siteUrl: data.siteUrl, staticDir: data.staticDir, cache };
   port.on('message', (task: CompileTask) => {
     compileCode(task.input, context).then(
       (entry) => port.postMessage({ id: task.id, entry } satisfies CompileTaskResult),

@@ -22,6 +22,7 @@ import { siteRootUrl } from '../base-url.ts';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors, codeExcerpt } from '../errors.ts';
+import { imageSignature } from '../mdx/image-files.ts';
 import { locateImportError } from '../mdx/import-errors.ts';
 import { locateRuntimeError, type EncodedSourceMap } from '../mdx/runtime-errors.ts';
 import type { SourceLink } from '../mdx/remark-links.ts';
@@ -124,7 +125,7 @@ export interface CompileCache {
    */
   keys: Map<string, { source: string; context: string; key: string }>;
   /** What the last build knew of routes, for precompile(). */
-  last?: { routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string };
+  last?: { routeOfFile: (file: string) => string | undefined; root: string; siteUrl: string; staticDir?: string };
   /** Loaded .tsx pages by file, with the "mtime:size" of every file their bundle read. */
   tsx: Map<string, { inputs: [file: string, signature: string][]; loaded: CompiledTsxPage }>;
   /** Worker threads a compile stage with at least `poolFrom` sources may use; 0 compiles on the main thread only. */
@@ -193,7 +194,7 @@ export interface DiskEntry {
  */
 export const CACHE_SALT: string = cacheSalt({
   files: ['cli/stages/compile.ts', 'cli/stages/compile-code.ts', ...['cli/mdx', 'cli/markdown'].flatMap((dir) => readdirSync(path.join(PACKAGE_ROOT, dir)).map((f) => `${dir}/${f}`))].sort(),
-  packages: ['@mdx-js/mdx', 'shiki', '@shikijs/transformers'],
+  packages: ['@mdx-js/mdx', 'shiki', '@shikijs/transformers', 'image-size'],
 });
 
 async function readDiskEntry(cache: CompileCache, key: string): Promise<DiskEntry | undefined> {
@@ -219,7 +220,8 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   const routes = routeMap(collected);
   const routeOfFile = (file: string) => routes.get(file);
   const siteUrl = siteRootUrl(config);
-  cache.last = { routeOfFile, root: config.root, siteUrl };
+  const staticDir = config.dirs.static;
+  cache.last = { routeOfFile, root: config.root, siteUrl, staticDir };
   cache.used = new Set();
   const errors: DocsgenError[] = [];
   const attempt = async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
@@ -239,9 +241,9 @@ export async function compile(collected: Collected, config: SiteConfig, cache: C
   // workers, and wait a second for them to load MDX and Shiki. (The disk cache may still
   // hold the ones counted here; the pool starts only when a document is in neither.)
   const mdxSources = [...collected.docs, ...collected.posts, ...collected.pages.filter((page) => page.format === 'mdx')];
-  const uncompiled = mdxSources.filter((source) => !routesHold(cache.mdx.get(cacheKey(source, { siteUrl, cache }))?.routes, routeOfFile)).length;
-  const pool = cache.workers > 0 && uncompiled >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, siteUrl }) : undefined;
-  const context: CompileContext = { routeOfFile, siteUrl, cache, pool };
+  const uncompiled = mdxSources.filter((source) => !routesHold(cache.mdx.get(cacheKey(source, { siteUrl, staticDir, cache }))?.routes, routeOfFile)).length;
+  const pool = cache.workers > 0 && uncompiled >= cache.poolFrom ? createCompilePool({ size: cache.workers, routes, siteUrl, staticDir }) : undefined;
+  const context: CompileContext = { routeOfFile, siteUrl, staticDir, cache, pool };
   // With a pool, a few sources at a time keep every worker fed while this thread evaluates
   // what they return; results keep the order of the sources (pMap's), so the output does not depend on timing.
   const lanes = pool ? cache.workers * 2 : 1;
@@ -321,6 +323,8 @@ export interface CompileContext {
   routeOfFile: (file: string) => string | undefined;
   /** The site's URL with its base URL: the twin's links are absolute. */
   siteUrl: string;
+  /** The static folder: Markdown images named from the site's root are measured there (rehype-image-size.ts). */
+  staticDir?: string;
   cache: CompileCache;
   forExcerpt?: boolean;
   /** Worker threads to compile in; the main thread when absent. */
@@ -337,8 +341,10 @@ export function getHighlighter(cache: CompileCache) {
 }
 
 /** The key of a compiled source; the routes it depends on are checked apart (RouteDependencies). */
-function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'siteUrl' | 'forExcerpt' | 'cache'>): string {
-  const settings = `${context.siteUrl}\0${context.forExcerpt ? 'x' : ''}`;
+function cacheKey(input: { file: string; source: string }, context: Pick<CompileContext, 'siteUrl' | 'staticDir' | 'forExcerpt' | 'cache'>): string {
+  // The images the document names are part of what it compiles to (their width and height).
+  const images = imageSignature(input.source, context.staticDir);
+  const settings = `${context.siteUrl}\0${context.forExcerpt ? 'x' : ''}\0${images}`;
   const slot = context.forExcerpt ? `${input.file}\0excerpt` : input.file;
   const known = context.cache.keys.get(slot);
   // An unchanged source is the very string the last build had (see ../source-texts.ts): comparing it costs nothing.
@@ -351,6 +357,8 @@ function cacheKey(input: { file: string; source: string }, context: Pick<Compile
     .update('\0')
     .update(input.source)
     .update(context.forExcerpt ? 'x' : '')
+    .update('\0')
+    .update(images)
     .digest('hex');
   context.cache.keys.set(slot, { source: input.source, context: settings, key });
   return key;
@@ -392,7 +400,7 @@ export function precompile(cache: CompileCache, file: string, source: string): v
   const last = cache.last;
   if (!last || last.routeOfFile(file) === undefined) return;
   const relFile = path.relative(last.root, file).split(path.sep).join('/');
-  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, siteUrl: last.siteUrl, cache }).catch(() => undefined);
+  compileMdx({ file, relFile, source }, { routeOfFile: last.routeOfFile, siteUrl: last.siteUrl, staticDir: last.staticDir, cache }).catch(() => undefined);
 }
 
 async function compileUncached(input: { file: string; relFile: string; source: string }, context: CompileContext, key: string): Promise<CompiledMdx> {

@@ -38,6 +38,9 @@ import { htmlWithBaseUrl } from '../html-base-url.ts';
 
 export type PageKind = 'doc' | 'docs-root' | 'post' | 'blog-list' | 'blog-archive' | 'blog-tags' | 'blog-tag' | 'api' | 'page' | 'not-found';
 
+/** Pages with the blog's "Recent posts" sidebar (templates/layouts/Blog.tsx). */
+const BLOG_KINDS: ReadonlySet<PageKind> = new Set(['post', 'blog-list', 'blog-archive', 'blog-tags', 'blog-tag']);
+
 export interface RenderedPage {
   route: string;
   kind: PageKind;
@@ -51,6 +54,11 @@ export interface RenderedPage {
   sourceLinks: SourceLink[];
   /** False for pages that must not be in the sitemap or search (404, aliases). */
   indexable: boolean;
+  /**
+   * Where the page sits in its sidebar, as its breadcrumb categories ('API de Pagamento'):
+   * what tells two docs of the same title apart in search results.
+   */
+  section?: string;
 }
 
 export interface RenderInput {
@@ -153,7 +161,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     try {
       const element: ReactElement = createElement(Document, {
         site,
-        page: { route: entry.route, sidebar: entry.sidebar },
+        page: { route: entry.route, sidebar: entry.sidebar, menuSidebar: entry.sidebar !== undefined || BLOG_KINDS.has(entry.kind) },
         head,
         assets,
         children: entry.body,
@@ -168,6 +176,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
         sourceFile: entry.sourceFile,
         sourceLinks: entry.sourceLinks ?? [],
         indexable: entry.kind !== 'not-found' && entry.canonicalRoute === undefined && entry.unlisted !== true,
+        ...(entry.section ? { section: entry.section } : {}),
       };
     } catch (error) {
       failedPages++;
@@ -312,6 +321,8 @@ type EmitEntry = {
   image?: string;
   /** Front matter `unlisted`: noindex, and out of the sitemap and search. */
   unlisted?: boolean;
+  /** See RenderedPage.section. */
+  section?: string;
 };
 
 /**
@@ -383,6 +394,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
         keywords: doc.frontMatter.keywords,
         image: doc.frontMatter.image,
         unlisted: doc.frontMatter.unlisted,
+        section: trail.map((crumb) => crumb.label).join(' › ') || undefined,
         body: createElement(DocPage, {
           title: doc.frontMatter.title,
           route: doc.route,
@@ -487,6 +499,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,
+        toc: entry.full.toc,
         newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
         older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
         contentLanguage: config.contentLanguage,

@@ -96,6 +96,8 @@ export interface SearchPage {
   url: string;
   title: string;
   kind: SearchKind;
+  /** RenderedPage.section: shown beside the title, to tell pages of the same title apart. */
+  section?: string;
   records: SearchRecord[];
 }
 
@@ -249,7 +251,7 @@ export async function collectSearchPages(
         records = htmlRecords(page.html, page.title);
         recordsOfPage.set(page, records);
       }
-      out.push({ url: page.route, title: page.title, kind, records });
+      out.push({ url: page.route, title: page.title, kind, ...(page.section ? { section: page.section } : {}), records });
     } catch (error) {
       throw new DocsgenError(`Search: could not read the text of ${page.route}: ${error instanceof Error ? error.message : String(error)}`, {
         file: page.sourceFile,
@@ -647,7 +649,7 @@ export async function buildIndexData(pages: readonly SearchPage[], analyzer: Sea
   const meta: SearchMeta = {
     version: SEARCH_FORMAT_VERSION,
     base: '',
-    pages: pages.map((p) => [p.url, p.title, p.kind]),
+    pages: pages.map((p) => (p.section ? [p.url, p.title, p.kind, p.section] : [p.url, p.title, p.kind])),
     counts: pages.map((p) => p.records.length),
     buckets,
     ...(analyzer.language ? { language: analyzer.language } : {}),
@@ -752,7 +754,7 @@ export function indexFileStream(data: SearchIndexData, baseUrl = '/'): Iterable<
   const hash = createHash('sha256');
   for (const [name, contents] of bodies()) hash.update(name).update('\0').update(contents).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
-  const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, title, kind]) => [withBase(baseUrl, url), title, kind]) };
+  const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, ...rest]) => [withBase(baseUrl, url), ...rest]) };
   const entry: OutputAsset = { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) };
   return {
     *[Symbol.iterator]() {

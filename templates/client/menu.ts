@@ -18,12 +18,12 @@ function items(panel: HTMLElement): HTMLElement | null {
 }
 
 /**
- * The page has one docs sidebar: while the menu is open it lives in the menu's panel
- * (inside the dialog, for focus and screen readers), and it goes back into the page when
- * the menu closes, with the categories the reader opened.
+ * The page has one sidebar (the docs' or the blog's): while the menu is open it lives in the
+ * menu's panel (inside the dialog, for focus and screen readers), and it goes back into the
+ * page when the menu closes, with the categories the reader opened.
  */
 function moveSidebar(panel: HTMLElement, intoMenu: boolean): void {
-  const [from, to] = [document.querySelector('.doc-sidebar'), panel.querySelector('.mobile-menu__secondary')];
+  const [from, to] = [document.querySelector(`[${DATA.menuSecondary}]`), panel.querySelector('.mobile-menu__secondary')];
   const nav = (intoMenu ? from : to)?.querySelector('nav');
   if (from && to && nav) (intoMenu ? to : from).append(nav);
 }
@@ -33,7 +33,7 @@ export function openMenu(): void {
   if (!panel || !panel.hidden) return;
   lastFocus = document.activeElement as HTMLElement | null;
   moveSidebar(panel, true);
-  // On doc pages the menu opens on the docs sidebar, every time.
+  // On doc and blog pages the menu opens on their sidebar, every time.
   if (panel.querySelector('.mobile-menu__secondary')) items(panel)?.classList.add('mobile-menu__items--secondary');
   panel.hidden = false;
   document.documentElement.classList.add('menu-open');

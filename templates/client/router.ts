@@ -85,9 +85,14 @@ function withEntry(state: unknown, data: EntryData): RouterState {
   return { ...(typeof state === 'object' && state !== null ? state : {}), docsgen: data };
 }
 
-/** The link's URL when the router should handle it: same origin, a page (not a download or a file), opened in this tab. */
+/**
+ * The link's URL when the router should handle it: same origin, a page (not a download or a file), opened in this tab,
+ * and not inside an island. An island's links belong to the island: Stoplight Elements, for one, writes
+ * `/operations/x` for routes of its own memory router, which are no pages of the site to preload or visit.
+ */
 export function routableUrl(anchor: HTMLAnchorElement): URL | null {
   if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download') || anchor.hasAttribute(DATA.reload)) return null;
+  if (anchor.closest(`[${DATA.island}]`)) return null;
   let url: URL;
   try {
     url = new URL(anchor.href, location.href);

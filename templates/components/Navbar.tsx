@@ -108,8 +108,8 @@ function LocaleDropdown() {
 }
 
 /**
- * The panel the menu button opens on narrow screens: primary navigation, and on doc pages
- * the docs sidebar first (the page's own, moved in by the script while the menu is open).
+ * The panel the menu button opens on narrow screens: primary navigation, and on doc and
+ * blog pages their sidebar first (the page's own, moved in by the script while the menu is open).
  */
 function MobileMenu() {
   const site = useSite();
@@ -132,7 +132,7 @@ function MobileMenu() {
             </svg>
           </button>
         </div>
-        <div className={`mobile-menu__items${page.sidebar ? ' mobile-menu__items--secondary' : ''}`}>
+        <div className={`mobile-menu__items${page.menuSidebar ? ' mobile-menu__items--secondary' : ''}`}>
           <div className="mobile-menu__primary">
             <ul className="menu__list">
               {site.navbar.items.map((item) => (
@@ -151,12 +151,12 @@ function MobileMenu() {
               ))}
             </ul>
           </div>
-          {page.sidebar ? (
+          {page.menuSidebar ? (
             <div className="mobile-menu__secondary">
               <button type="button" className="mobile-menu__back" {...{ [DATA.menuBack]: '' }}>
                 ← Back to main menu
               </button>
-              {/* The page's docs sidebar moves in here while the menu is open: one tree for both. */}
+              {/* The page's sidebar (docs or blog) moves in here while the menu is open: one tree for both. */}
             </div>
           ) : null}
         </div>

@@ -13,7 +13,7 @@ import type { PageSidebar } from './SiteContext.tsx';
  */
 export function Sidebar({ sidebar }: { sidebar: PageSidebar }) {
   return (
-    <aside className="doc-sidebar">
+    <aside className="doc-sidebar" {...{ [DATA.menuSecondary]: '' }}>
       <nav className="doc-sidebar__nav" aria-label="Docs sidebar" {...{ [DATA.sidebarSrc]: `${sidebar.src}#${encodeURIComponent(sidebar.name)}` }}>
         <SidebarList items={sidebar.items} path={[]} current={sidebar.current} />
       </nav>

@@ -73,6 +73,8 @@ export function useSite(): SiteData {
 export interface PageContextData {
   route: string;
   sidebar?: PageSidebar;
+  /** The page has a sidebar (docs or blog) that the mobile menu shows in its secondary panel. */
+  menuSidebar?: boolean;
 }
 
 export const PageContext = createContext<PageContextData>({ route: '/' });

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
+import { Toc, TocCollapsible } from '../components/Toc.tsx';
+import { DATA, type TocItem } from '../shared/index.ts';
 
 export interface PostSummary {
   title: string;
@@ -17,9 +19,10 @@ export function formatDate(date: string): string {
   return DATE_FORMAT.format(new Date(`${date}T00:00:00Z`));
 }
 
+/** Recent posts; on narrow screens the mobile menu shows them as its secondary panel, as Docusaurus does. */
 function BlogSidebar({ recent }: { recent: PostSummary[] }) {
   return (
-    <aside className="blog-sidebar">
+    <aside className="blog-sidebar" {...{ [DATA.menuSecondary]: '' }}>
       <nav aria-label="Blog recent posts navigation">
         <p className="blog-sidebar__title">Recent posts</p>
         <ul className="blog-sidebar__list">
@@ -36,13 +39,19 @@ function BlogSidebar({ recent }: { recent: PostSummary[] }) {
   );
 }
 
-function BlogShell({ recent, children }: { recent: PostSummary[]; children: ReactNode }) {
+/** The blog's columns: recent posts, the content and, on a post with headings, its table of contents (as Docusaurus's blog). */
+function BlogShell({ recent, toc, children }: { recent: PostSummary[]; toc?: readonly TocItem[]; children: ReactNode }) {
   return (
     <div className="blog-layout container">
       <BlogSidebar recent={recent} />
       <main id="main-content" className="blog-main" tabIndex={-1}>
         {children}
       </main>
+      {toc?.length ? (
+        <div className="doc-toc blog-toc">
+          <Toc items={toc} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -145,6 +154,7 @@ export function BlogList({
 export function BlogPost({
   post,
   recent,
+  toc = [],
   newer,
   older,
   contentLanguage,
@@ -152,15 +162,18 @@ export function BlogPost({
 }: {
   post: PostSummary;
   recent: PostSummary[];
+  /** The post's h2 and h3 headings. */
+  toc?: readonly TocItem[];
   newer?: PaginatorLink;
   older?: PaginatorLink;
   contentLanguage?: string;
   children: ReactNode;
 }) {
   return (
-    <BlogShell recent={recent}>
+    <BlogShell recent={recent} toc={toc}>
       <article className="post">
         <PostHeader post={post} headingLevel={1} />
+        <TocCollapsible items={toc} />
         <div className="markdown" lang={contentLanguage}>
           {children}
         </div>

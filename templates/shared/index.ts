@@ -56,6 +56,8 @@ export const DATA = {
   /** Set on the search island while it handles its button and shortcuts itself. */
   searchReady: 'data-search-ready',
   menuBack: 'data-menu-back',
+  /** On a page's sidebar (<aside>): its <nav> moves into the mobile menu's secondary panel while the menu is open. */
+  menuSecondary: 'data-menu-secondary',
   /** On a link: always load it with a full page load, never through the client router. */
   reload: 'data-reload',
   /** On the "Copy page" control: the URL of the page's Markdown twin. */

@@ -19,7 +19,7 @@
  */
 
 export const SEARCH_META_PATH = 'search/index.json';
-export const SEARCH_FORMAT_VERSION = 4;
+export const SEARCH_FORMAT_VERSION = 5;
 
 export type SearchKind = 'doc' | 'blog' | 'api' | 'page';
 
@@ -30,8 +30,11 @@ export interface SearchMeta {
   version: typeof SEARCH_FORMAT_VERSION;
   /** URL of the folder with the shards and passages; ends with '/'. */
   base: string;
-  /** [url, title, kind] of every indexed page. */
-  pages: [url: string, title: string, kind: SearchKind][];
+  /**
+   * [url, title, kind, section] of every indexed page; section, where the page sits in its
+   * sidebar ('API de Pagamento'), only for pages in one.
+   */
+  pages: [url: string, title: string, kind: SearchKind, section?: string][];
   /** How many records each page has; records are numbered page after page. */
   counts: number[];
   /** Number of shard files. */

@@ -185,6 +185,58 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
     }
   });
 
+  it("on a phone, Elements' own top bar and drawer stay below the console's bar: tapping Close closes it, and so does Esc", async () => {
+    const page = await browser.isolatedPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(`${server.url}/api-reference`, { waitUntil: 'load' });
+      await page.click('[data-api-console]');
+      await page.waitForSelector(`${READY} h1`, { timeout: 30_000 });
+      // Elements' drawer open too: the largest thing it can lay over the console.
+      await page.click(`${READY} button[data-test="show-left-sidebar-btn"]`);
+      const box = (await page.locator('.api-console__close').boundingBox())!;
+      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('.api-console__close') !== null, centre);
+      assert.ok(hit, 'the Close button is what is at its own centre');
+      await page.mouse.click(centre.x, centre.y);
+      await page.waitForFunction(() => !document.querySelector('.api-console[open]'));
+
+      await page.goto(`${server.url}/api-reference#try/operations/createPayment`);
+      await page.waitForSelector(`${READY} h1`, { timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('.api-console[open]'));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("leaves Elements' links to Elements: hovering one preloads nothing, and following one keeps the operation in the address", async () => {
+    const page = await browser.isolatedPage();
+    const problems = consoleProblems(page);
+    const paths: string[] = [];
+    page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+    try {
+      await openConsole(page, `${server.url}/api-reference#try/`);
+      // Operations sit in collapsed groups of Elements' navigation; schemas are listed open.
+      const link = page.locator(`${READY} a[href="/schemas/Health"]`).first();
+      await link.waitFor();
+      await link.hover();
+      await page.waitForTimeout(300);
+      assert.ok(!paths.includes('/schemas/Health'), 'no request for an Elements route');
+      await link.click();
+      await page.waitForFunction(() => location.hash === '#try/schemas/Health');
+      const title = await operationTitle(page);
+      assert.match(title, /Health/);
+      assert.equal(new URL(page.url()).pathname, '/api-reference', 'the page stays');
+      await page.reload();
+      await page.waitForSelector(READY, { timeout: 30_000 });
+      assert.equal(await operationTitle(page), title, 'a reload opens the console where the reader was');
+      assert.ok(!paths.includes('/schemas/Health'), 'and no request for it was made at all');
+      assert.deepEqual(problems, [], 'no console errors (no 404 of a preloaded Elements route)');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a #/operations/ link (the stable anchor) shows the server-rendered operation, without loading Elements', async () => {
     const page = await browser.isolatedPage();
     const urls: string[] = [];

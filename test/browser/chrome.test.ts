@@ -219,6 +219,27 @@ describe('site chrome (real site)', () => {
     await page.close();
   });
 
+  it('mobile menu on a blog page: opens on "Recent posts" with "← Back to main menu", and a post chosen there is shown', async () => {
+    const { page } = await open('/blog/2019/05/30/welcome', { width: 390 });
+    const dialog = page.locator('#mobile-menu');
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await dialog.locator('.mobile-menu__panel').waitFor({ state: 'visible' });
+    const recent = dialog.locator('.mobile-menu__secondary nav[aria-label="Blog recent posts navigation"]');
+    assert.equal(await recent.isVisible(), true, 'the recent posts show in the menu');
+    assert.match((await recent.textContent()) ?? '', /Recent posts/);
+    assert.equal(await page.getByRole('button', { name: '← Back to main menu' }).isVisible(), true);
+    await page.getByRole('button', { name: '← Back to main menu' }).click();
+    assert.equal(await dialog.locator('.mobile-menu__primary a[href="/blog"]').isVisible(), true, 'back shows the primary navigation');
+    await page.keyboard.press('Escape');
+    await dialog.locator('.mobile-menu__panel').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('.blog-sidebar nav').count(), 1, 'the list went back into the page when the menu closed');
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await recent.locator('a[href="/blog/2019/05/28/hola"]').click();
+    await page.waitForFunction(() => location.pathname === '/blog/2019/05/28/hola');
+    await dialog.locator('.mobile-menu__panel').waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
   it('mobile menu traps focus: Tab and Shift+Tab cycle inside the open menu', async () => {
     const { page } = await open(DOC, { width: 400 });
     await page.getByRole('button', { name: 'Toggle navigation bar' }).click();

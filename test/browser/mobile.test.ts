@@ -71,6 +71,25 @@ describe('phones and keyboards (real site)', () => {
     await desktop.close();
   });
 
+  it("a code block's Copy button, always shown on a phone, covers no line of code", async () => {
+    for (const route of ['/docs/api/cancelamento', '/docs/sdk/telas']) {
+      const page = await open(route, 390);
+      const blocks = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.code-block__body')).map((body) => {
+          const button = body.querySelector('.code-block__copy')!.getBoundingClientRect();
+          const line = body.querySelector('.line')!.getBoundingClientRect();
+          return { opacity: getComputedStyle(body.querySelector('.code-block__copy')!).opacity, buttonBottom: button.bottom, lineTop: line.top };
+        }),
+      );
+      assert.ok(blocks.length > 0, `${route} has code blocks`);
+      for (const [i, block] of blocks.entries()) {
+        assert.equal(block.opacity, '1', `${route}, block ${i + 1}: the button shows without hover`);
+        assert.ok(block.buttonBottom <= block.lineTop, `${route}, block ${i + 1}: the button ends (${block.buttonBottom}) above the first line (${block.lineTop})`);
+      }
+      await page.close();
+    }
+  });
+
   it('navbar and mobile menu controls are touch targets of at least 44 x 44 px', async () => {
     const page = await open('/docs/api/pagamento', 390);
     const sizes = (selector: string) =>

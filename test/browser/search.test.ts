@@ -249,7 +249,7 @@ describe('search dialog', () => {
     await search(page, 'homologacao');
     const all = await options(page);
     assert.equal(all[0]!.href, '/docs/anexo/roteiro-homologacao');
-    assert.match(all[0]!.group, /^Docs\s*Roteiro de homologação$/);
+    assert.match(all[0]!.group, /^Docs\s*Anexos › Roteiro de homologação$/);
     assert.deepEqual(all[0]!.marks, ['homologação'], 'the accented word is highlighted');
     const section = all.find((o) => o.href.startsWith('/docs/anexo/roteiro-homologacao#'));
     assert.ok(section, 'a section of the page is among the results');
@@ -265,7 +265,7 @@ describe('search dialog', () => {
     await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
     await search(page, 'pagamentos');
     const all = await options(page);
-    assert.match(all[0]!.group, /^Docs\s*Pagamento$/);
+    assert.match(all[0]!.group, /^Docs\s*API de Pagamento › Pagamento$/, 'the group names the sidebar category and the page');
     assert.ok(
       all.some((o) => o.marks.some((m) => m.toLowerCase() === 'pagamento')),
       'the singular is highlighted for the plural query',
@@ -274,6 +274,19 @@ describe('search dialog', () => {
     assert.ok(section, `a section of /docs/api/pagamento is among the results: ${all.map((o) => o.href).join(' ')}`);
     await openResult(page, section.href);
     await waitInView(page, section.href.split('#')[1]!);
+    await page.close();
+  });
+
+  it('"começando" tells the two "Começando" docs apart by their sidebar category', async () => {
+    const page = await open(DOC);
+    await page.keyboard.press('Control+k');
+    await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+    await search(page, 'começando');
+    const groups = new Map((await options(page)).map((o) => [o.href.split('#')[0], o.group]));
+    const api = groups.get('/docs/api/comecando');
+    const onboarding = groups.get('/docs/onboarding/comecando');
+    assert.match(api ?? '', /API de Pagamento › Começando$/, `the API's: ${api}`);
+    assert.match(onboarding ?? '', /Onboarding › Começando$/, `the onboarding's: ${onboarding}`);
     await page.close();
   });
 

@@ -22,6 +22,10 @@ describe('router (client)', () => {
     }
   });
 
+  it("leaves links inside an island to the island (Elements' own routes look like pages of the site)", () => {
+    assert.equal(routableUrl(anchor(`<div ${DATA.island}="api-reference"><dialog><a href="/operations/createPayment">x</a></dialog></div>`)), null);
+  });
+
   it('leaves to the browser: other origins and schemes, new windows, downloads, files, API downloads and assets, and opted-out links', () => {
     const cases = [
       '<a href="https://other.example/docs">x</a>',

@@ -168,6 +168,33 @@ describe('the built Sorrix site', () => {
     assert.deepEqual(counts, { '/blog/tags/docusaurus': '3', '/blog/tags/facebook': '2', '/blog/tags/hello': '2', '/blog/tags/hola': '1' });
   });
 
+  it("gives a blog post the docs' table of contents of its h2 and h3 headings, and the blog list none", async () => {
+    for (const route of ['blog/2019/05/28/hola', 'blog/2019/05/30/welcome']) {
+      const post = parse(await read(`${route}.html`));
+      const toc = selectOne('.blog-toc nav.toc', post.children) as Element | null;
+      assert.ok(toc, `${route}: a table of contents beside the post`);
+      const tocIds = selectAll('a', [toc]).map((a) => (getAttributeValue(a as Element, 'href') ?? '').slice(1));
+      const headingIds = selectAll('.post .markdown h2[id], .post .markdown h3[id]', post.children).map((h) => getAttributeValue(h as Element, 'id'));
+      assert.ok(tocIds.length > 0, `${route}: the post has headings`);
+      assert.deepEqual(tocIds, headingIds, `${route}: the TOC lists exactly the h2 and h3 headings`);
+      assert.ok(selectOne('.post details.toc-mobile', post.children), `${route}: and the same list as a disclosure for narrow screens`);
+    }
+    assert.equal(selectOne('nav.toc', parse(await read('blog.html')).children), null, 'the list of posts has no table of contents');
+  });
+
+  it('gives Markdown images of local files their intrinsic width and height, and a link to the file', async () => {
+    for (const route of ['docs/mdx', 'docs/anexo/slide']) {
+      const images = selectAll('.markdown img[src="/img/visao-geral-sorrix.svg"]', parse(await read(`${route}.html`)).children) as Element[];
+      assert.ok(images.length > 0, `${route} shows the diagram`);
+      for (const image of images) {
+        assert.deepEqual([getAttributeValue(image, 'width'), getAttributeValue(image, 'height')], ['840', '230'], `${route}: the SVG's own size`);
+        const link = image.parent as Element;
+        assert.equal(link.name, 'a', `${route}: the image links to its file`);
+        assert.equal(getAttributeValue(link, 'href'), '/img/visao-geral-sorrix.svg');
+      }
+    }
+  });
+
   it('writes a 404 page with the original strings', async () => {
     const html = await read('404.html');
     assert.equal(title(html), 'Page Not Found | Sorrix');

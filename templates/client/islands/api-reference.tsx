@@ -10,7 +10,7 @@
 import { API as UntypedApi } from '@stoplight/elements';
 import { computeTheme, useThemeStore } from '@stoplight/mosaic';
 import { startTransition, useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { API_DATA, API_REFERENCE_SCOPE } from '../../shared/api-reference.ts';
 import { API_CONSOLE_HASH, EVENTS, type ColorMode } from '../../shared/index.ts';
 import { mountReact } from '../island-root.tsx';
@@ -100,7 +100,16 @@ export function mount(element: HTMLElement, rawProps: unknown): () => void {
   // Where the reader was, given back exactly when the console closes.
   let reading = { x: window.scrollX, y: window.scrollY };
   let route = routeInAddress() ?? '/';
-  const unmountReact = mountReact(body, <ConsoleApp props={props} samples={samples} generation={credentials} route={() => route} />, { hydrate: false });
+  // Where the reader goes inside Elements is kept in the address (replaced, not pushed, so Back
+  // still leaves the page), so a reload or a shared link opens the console at the same place.
+  const follow = (next: string) => {
+    if (!dialog.open || routeInAddress() === undefined || next === route) return;
+    route = next;
+    history.replaceState(history.state, '', `${location.pathname}${location.search}${API_CONSOLE_HASH}${next}`);
+  };
+  const unmountReact = mountReact(body, <ConsoleApp props={props} samples={samples} generation={credentials} route={() => route} onRoute={follow} />, {
+    hydrate: false,
+  });
 
   const open = () => {
     const next = routeInAddress();
@@ -213,11 +222,13 @@ function ConsoleApp({
   samples,
   generation,
   route,
+  onRoute,
 }: {
   props: ApiReferenceIslandProps;
   samples: Map<string, CodeSample[]>;
   generation: CredentialsControl;
   route: () => string;
+  onRoute: (route: string) => void;
 }) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const remounts = useSyncExternalStore(generation.subscribe, generation.current);
@@ -257,6 +268,7 @@ function ConsoleApp({
         // A new route or cleared credentials start Elements afresh at that route.
         <MemoryRouter key={`${remounts}:${at}`} initialEntries={[at]}>
           <API apiDescriptionDocument={state.document} apiDescriptionUrl={props.specUrl} router="memory" layout="responsive" hideExport tryItCredentialsPolicy="omit" />
+          <FollowRoute onRoute={onRoute} />
         </MemoryRouter>
       ) : (
         <p className="api-elements__loading" role="status">
@@ -265,6 +277,13 @@ function ConsoleApp({
       )}
     </div>
   );
+}
+
+/** Tells the island where Elements' memory router is (Elements uses the router it finds around it). */
+function FollowRoute({ onRoute }: { onRoute: (route: string) => void }): null {
+  const { pathname } = useLocation();
+  useEffect(() => onRoute(pathname), [pathname, onRoute]);
+  return null;
 }
 
 /**

@@ -380,7 +380,12 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
         {result.pages.map((page) => (
           <div key={page.page} role="group" aria-labelledby={`${id}-p${page.page}`} className="search-group">
             <div className="search-group__title" id={`${id}-p${page.page}`} role="presentation">
-              <span className={`search-kind search-kind--${page.kind}`}>{SEARCH_KIND_LABELS[page.kind]}</span> <span>{page.title}</span>
+              <span className={`search-kind search-kind--${page.kind}`}>{SEARCH_KIND_LABELS[page.kind]}</span>{' '}
+              <span>
+                {/* Where the page sits tells apart pages of the same title ("Começando" of two sidebars). */}
+                {page.section ? <span className="search-group__section">{`${page.section} › `}</span> : null}
+                {page.title}
+              </span>
             </div>
             {page.records.map((hit) => {
               const option = options.find((o) => o.kind === 'hit' && o.record === hit.record)!;

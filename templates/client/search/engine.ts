@@ -49,6 +49,8 @@ export interface PageHit {
   url: string;
   title: string;
   kind: SearchKind;
+  /** Where the page sits in its sidebar, when it is in one. */
+  section?: string;
   score: number;
   /** Best first. */
   records: RecordHit[];
@@ -304,10 +306,10 @@ export class SearchEngine {
     const maxRecords = options.maxRecords ?? 3;
     const pages: PageHit[] = [...byPage].map(([page, records]) => {
       records.sort((a, b) => b.score - a.score || a.record - b.record);
-      const [url, title, kind] = this.meta.pages[page]!;
+      const [url, title, kind, section] = this.meta.pages[page]!;
       // A page that matches in several sections ranks a little above one that matches once.
       const score = records[0]!.score + 0.1 * records.slice(1, maxRecords).reduce((sum, r) => sum + r.score, 0);
-      return { page, url, title, kind, score, records: records.slice(0, maxRecords) };
+      return { page, url, title, kind, section, score, records: records.slice(0, maxRecords) };
     });
     pages.sort((a, b) => b.score - a.score || a.page - b.page);
     return { ...result, pages: pages.slice(0, options.maxPages ?? 8), complete: coverage === tokens.length };

@@ -1,6 +1,8 @@
 /** MDX compilation: what each unified plugin does to the HTML a reader gets. */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DocsgenError } from '../../../cli/errors.ts';
@@ -105,6 +107,25 @@ describe('compile', () => {
     assert.match(html, /<svg class="seq__svg"[^>]*role="img"/);
     assert.match(html, /<title id="[^"]+-title">Fluxo<\/title>/);
     assert.match(html, /<li><strong>App<\/strong> → <strong>API<\/strong>: POST \/v1\/payments<\/li>/);
+  });
+
+  it("gives a local Markdown image its file's width and height and a link to it, again when the file changes", async () => {
+    const staticDir = await tempDir({ after }, 'static');
+    await mkdir(path.join(staticDir, 'img'));
+    const svg = (width: number, height: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"></svg>`;
+    await writeFile(path.join(staticDir, 'img/d.svg'), svg(840, 230));
+    const source = '---\ntitle: T\ndescription: D\n---\n\n![Diagrama](/img/d.svg)\n\n[![Logo](/img/d.svg)](https://example.com)\n\n![Fora](https://example.com/x.png)\n';
+    const html = async () => {
+      const compiled = await compileMdx({ file: '/site/content/docs/img.mdx', relFile: 'content/docs/img.mdx', source }, { routeOfFile: () => undefined, siteUrl: 'https://docs.example', staticDir, cache });
+      return renderToStaticMarkup(createElement(compiled.Content, { components: mdxComponents }));
+    };
+    const first = await html();
+    assert.match(first, /<a href="\/img\/d\.svg" class="markdown-image-link"><img [^>]*src="\/img\/d\.svg" alt="Diagrama" width="840" height="230"\/><\/a>/);
+    assert.match(first, /<a href="https:\/\/example\.com"><img [^>]*alt="Logo" width="840" height="230"\/><\/a>/, 'an image already in a link keeps that link');
+    assert.match(first, /<img [^>]*src="https:\/\/example\.com\/x\.png" alt="Fora"\/>/, 'a remote image is left as written');
+    // The same text, a redrawn image: the cached compilation must not be reused.
+    await writeFile(path.join(staticDir, 'img/d.svg'), svg(1200, 400));
+    assert.match(await html(), /alt="Diagrama" width="1200" height="400"/);
   });
 
   it('reports a syntax error with file, line, column and the offending line', async () => {

@@ -1,0 +1,38 @@
+/**
+ * Local images a document names (`/img/diagram.svg`), resolved to files of the static
+ * folder. rehype-image-size.ts measures them while compiling; compile.ts keys the compile
+ * cache on their size and time too, so a redrawn image gets its new dimensions although
+ * the document's text did not change. Kept apart from the plugin so that computing a
+ * cache key never loads the image reader.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Root-absolute paths ending in an image extension, wherever the source writes them (Markdown, a definition, JSX). */
+const IMAGE_PATH = /(?<![\w/.:-])\/(?!\/)[^\s()"'`<>[\]{}]+\.(?:apng|avif|bmp|gif|ico|jpe?g|png|svg|tiff?|webp)\b/gi;
+
+/** The file of the static folder that a root-absolute image URL names, or undefined (an external URL, a path leaving the folder). */
+export function staticImageFile(src: string, staticDir: string): string | undefined {
+  if (!src.startsWith('/') || src.startsWith('//')) return undefined;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(src.replace(/[?#].*$/, ''));
+  } catch {
+    return undefined;
+  }
+  const file = path.join(staticDir, pathname);
+  return file.startsWith(path.join(staticDir, path.sep)) ? file : undefined;
+}
+
+/** What the images a source names are as files: changes when one is replaced, added or removed. */
+export function imageSignature(source: string, staticDir: string | undefined): string {
+  if (!staticDir) return '';
+  const names = [...new Set(source.match(IMAGE_PATH) ?? [])].sort();
+  return names
+    .map((name) => {
+      const file = staticImageFile(name, staticDir);
+      const stat = file ? statSync(file, { throwIfNoEntry: false }) : undefined;
+      return stat ? `${name}:${stat.size}:${stat.mtimeMs}` : `${name}:-`;
+    })
+    .join('\n');
+}
