@@ -5,8 +5,8 @@
  * the document's text did not change. Kept apart from the plugin so that computing a
  * cache key never loads the image reader.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
+import { signatureOfSync } from '../file-signature.ts';
 
 /** Root-absolute paths ending in an image extension, wherever the source writes them (Markdown, a definition, JSX). */
 const IMAGE_PATH = /(?<![\w/.:-])\/(?!\/)[^\s()"'`<>[\]{}]+\.(?:apng|avif|bmp|gif|ico|jpe?g|png|svg|tiff?|webp)\b/gi;
@@ -31,8 +31,7 @@ export function imageSignature(source: string, staticDir: string | undefined): s
   return names
     .map((name) => {
       const file = staticImageFile(name, staticDir);
-      const stat = file ? statSync(file, { throwIfNoEntry: false }) : undefined;
-      return stat ? `${name}:${stat.size}:${stat.mtimeMs}` : `${name}:-`;
+      return `${name}:${(file && signatureOfSync(file)) ?? '-'}`;
     })
     .join('\n');
 }

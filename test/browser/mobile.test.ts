@@ -61,7 +61,10 @@ describe('phones and keyboards (real site)', () => {
         const selector = `[data-scroll-box="${box.i}"]`;
         await page.focus(selector);
         await page.keyboard.press('ArrowRight');
-        await page.waitForFunction((s) => document.querySelector(s)!.scrollLeft > 0, selector);
+        await page.waitForFunction((s) => document.querySelector(s)!.scrollLeft > 0, selector).catch(async (error: unknown) => {
+          const focused = await page.evaluate(() => `${document.activeElement?.tagName ?? ''}.${document.activeElement?.className ?? ''}`);
+          assert.fail(`${route}: ${box.className} did not scroll on ArrowRight (focus on ${focused}): ${String(error)}`);
+        });
       }
       await page.close();
     }
