@@ -404,7 +404,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           hideToc: doc.frontMatter.hide_table_of_contents,
           previous,
           next,
-          versionLabel: site.docs.versionLabel,
+          versionBadge: config.docs.version.badge ? site.docs.versionLabel : undefined,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
           editUrl: doc.frontMatter.custom_edit_url !== undefined ? doc.frontMatter.custom_edit_url || undefined : config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,
