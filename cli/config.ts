@@ -27,13 +27,42 @@ const linkItem = z.strictObject({
   href: z.url().optional(),
 });
 
-type NavbarLink = z.infer<typeof linkItem>;
+/**
+ * Docusaurus's `activeBasePath`: a path of the site, written from the base URL as in
+ * Docusaurus ('docs/guides' or '/docs/guides'), normalised to '/docs/guides'.
+ */
+const activeBasePath = z.string().transform((value, ctx) => {
+  const trimmed = value.trim().replace(/^\/+|\/+$/g, '');
+  const problem = /^[a-z][a-z0-9+.-]*:|^\/\//i.test(value.trim())
+    ? 'is a URL; it must be a path of this site'
+    : /[?#\s\\]/.test(trimmed)
+      ? 'may not hold a query, a fragment, a backslash or a space'
+      : trimmed.split('/').some((segment) => segment === '.' || segment === '..')
+        ? "may not hold '.' or '..' segments"
+        : !trimmed
+          ? 'is empty; leave it out to mark the item on its own page'
+          : undefined;
+  if (!problem) return `/${trimmed}`;
+  ctx.addIssue({ code: 'custom', message: `'${value}' ${problem}, written from the base URL, such as 'docs/guides'` });
+  return z.NEVER;
+});
+
+const navbarLink = linkItem.extend({
+  /**
+   * Marks the item active on every page under this path, not only on its own page, as
+   * Docusaurus's option of the same name (resolved against the base URL).
+   * @example 'docs/sdk'
+   */
+  activeBasePath: activeBasePath.optional(),
+});
+
+type NavbarLink = z.infer<typeof navbarLink>;
 export interface NavbarItem extends NavbarLink {
   /** Sub-entries: the item becomes a dropdown. */
   items?: NavbarLink[];
 }
 
-const navbarItem: z.ZodType<NavbarItem> = linkItem.extend({ items: z.array(linkItem).optional() }).strict();
+const navbarItem = navbarLink.extend({ items: z.array(navbarLink).optional() }).strict();
 
 export type SidebarItem =
   | string

@@ -1,6 +1,6 @@
 import { DATA } from '../shared/index.ts';
 import { ColorModeToggle } from './ColorModeToggle.tsx';
-import { SmartLink, isActive } from './Link.tsx';
+import { SmartLink, isActive, isNavActive } from './Link.tsx';
 import { SearchButton } from './SearchButton.tsx';
 import { usePage, useSite, type NavItemData } from './SiteContext.tsx';
 
@@ -38,7 +38,7 @@ export function Navbar() {
 }
 
 function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
-  const active = isActive(current, item.to) || (item.items ?? []).some((sub) => isActive(current, sub.to));
+  const active = isNavActive(current, item) || (item.items ?? []).some((sub) => isNavActive(current, sub));
   if (item.items?.length) {
     return (
       <li className="navbar__item dropdown dropdown--link">
@@ -48,7 +48,11 @@ function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
         <ul className="dropdown__menu">
           {item.items.map((sub) => (
             <li key={sub.label}>
-              <SmartLink link={sub} className={`dropdown__link${isActive(current, sub.to, true) ? ' dropdown__link--active' : ''}`} />
+              <SmartLink
+                link={sub}
+                className={`dropdown__link${isNavActive(current, sub) ? ' dropdown__link--active' : ''}`}
+                aria-current={isActive(current, sub.to, true) ? 'page' : undefined}
+              />
             </li>
           ))}
         </ul>
@@ -200,12 +204,20 @@ function MobileMenu() {
             <ul className="menu__list">
               {site.navbar.items.map((item) => (
                 <li key={item.label} className="menu__list-item">
-                  <SmartLink link={item} className={`menu__link${isActive(page.route, item.to) ? ' menu__link--active' : ''}`} />
+                  <SmartLink
+                    link={item}
+                    className={`menu__link${isNavActive(page.route, item) ? ' menu__link--active' : ''}`}
+                    aria-current={!item.items?.length && isActive(page.route, item.to, true) ? 'page' : undefined}
+                  />
                   {item.items?.length ? (
                     <ul className="menu__list">
                       {item.items.map((sub) => (
                         <li key={sub.label} className="menu__list-item">
-                          <SmartLink link={sub} className="menu__link" />
+                          <SmartLink
+                            link={sub}
+                            className={`menu__link${isNavActive(page.route, sub) ? ' menu__link--active' : ''}`}
+                            aria-current={isActive(page.route, sub.to, true) ? 'page' : undefined}
+                          />
                         </li>
                       ))}
                     </ul>
