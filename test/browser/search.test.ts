@@ -16,7 +16,7 @@ import type { RunningServer } from '../../cli/serve.ts';
 import { DATA } from '../../templates/shared/index.ts';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
-import { quiet, requestsInFlight } from './harness.ts';
+import { clickInPage, injectLink, quiet, requestsInFlight } from './harness.ts';
 
 const DOC = '/docs/documentacao/introducao';
 const INPUT = 'dialog.search-dialog .search-dialog__input';
@@ -215,6 +215,41 @@ describe('search dialog', () => {
     await quiet(page, requests, { calmRounds: 2 });
     assert.equal(await page.$(OPEN_DIALOG), null);
     await page.close();
+  });
+
+  it('closing returns focus to the button that opened it, even unfocused, or to what had focus before a shortcut', async () => {
+    const focused = (page: Page) => page.evaluate(() => (document.activeElement?.id || document.activeElement?.className) ?? '');
+    const closeWithEscape = async (page: Page) => {
+      await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector(OPEN_DIALOG, { state: 'detached', timeout: 5000 });
+    };
+    // A click that does not focus the button, as Safari clicks, before the island runs and after.
+    const clickUnfocused = (page: Page) => clickInPage(page, '.navbar .search-button');
+    const page = await open(DOC);
+    await clickUnfocused(page);
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'search-button', 'the first click, before the code loaded');
+    // After a client navigation the router focuses <main>: a click on the button still returns to the button.
+    await injectLink(page, '/docs/documentacao/credenciais', 'to-other-doc');
+    await clickInPage(page, '#to-other-doc');
+    await page.waitForFunction(() => location.pathname === '/docs/documentacao/credenciais' && document.activeElement?.id === 'main-content');
+    await clickUnfocused(page);
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'search-button', 'a click on the running island');
+    // A shortcut returns where the reader was: here <main>, where the navigation put them.
+    await page.focus('#main-content');
+    await page.keyboard.press('Control+k');
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'main-content', 'a shortcut pressed in the content');
+    await page.close();
+    // With nothing focused, a shortcut's dialog gives focus to the content, not to the navbar.
+    const fresh = await open('/blog');
+    assert.equal(await fresh.evaluate(() => document.activeElement === document.body), true);
+    await fresh.keyboard.press('/');
+    await closeWithEscape(fresh);
+    assert.equal(await fresh.evaluate(() => document.activeElement?.tagName), 'MAIN');
+    await fresh.close();
   });
 
   it('keeps Tab inside the dialog and moves the active option with the arrow keys', async () => {
