@@ -252,6 +252,47 @@ describe('search dialog', () => {
     await fresh.close();
   });
 
+  it('shows an Esc keycap to close on desktops, and a "Cancel" text button on phones and touch screens', async () => {
+    const closeControl = async (page: Page) => {
+      await page.click('.navbar .search-button');
+      await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+      const close = page.locator('dialog.search-dialog .search-dialog__close');
+      return {
+        close,
+        facts: {
+          text: (await close.locator('.search-dialog__close-text').isVisible()) ? 'Cancel' : (await close.locator('kbd').innerText()).trim(),
+          keycap: await close.locator('kbd').isVisible(),
+          height: Math.round((await close.boundingBox())?.height ?? 0),
+        },
+      };
+    };
+    const desktop = await open(DOC);
+    const wide = await closeControl(desktop);
+    assert.deepEqual({ text: wide.facts.text, keycap: wide.facts.keycap }, { text: 'Esc', keycap: true });
+    assert.equal(await desktop.getByRole('button', { name: 'Close search' }).isVisible(), true);
+    await desktop.close();
+
+    for (const [what, options] of [
+      ['a phone, 390 x 844', { viewport: { width: 390, height: 844 }, touch: true }],
+      ['a narrow window', { viewport: { width: 600, height: 800 } }],
+      ['a touch tablet, 1180 x 820', { viewport: { width: 1180, height: 820 }, touch: true }],
+    ] as const) {
+      const page = await browser.isolatedPage(options);
+      await page.goto(`${server.url}${DOC}`, { waitUntil: 'load' });
+      const { close, facts } = await closeControl(page);
+      assert.equal(facts.text, 'Cancel', what);
+      assert.equal(facts.keycap, false, `${what}: no Esc keycap`);
+      assert.ok(facts.height >= 44, `${what}: a touch target (${facts.height} px high)`);
+      // Named by what it shows, for voice control ("tap Cancel") and screen readers alike.
+      assert.equal(await page.getByRole('button', { name: 'Cancel', exact: true }).isVisible(), true, what);
+      assert.equal(await page.getByRole('button', { name: 'Close search' }).count(), 0, `${what}: the hidden keycap's name is not read`);
+      await close.click();
+      await page.waitForSelector(OPEN_DIALOG, { state: 'detached', timeout: 5000 });
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'search-button', `${what}: focus is back on the button`);
+      await page.close();
+    }
+  });
+
   it('keeps Tab inside the dialog and moves the active option with the arrow keys', async () => {
     const page = await open(DOC);
     await page.keyboard.press('Control+k');

@@ -480,8 +480,13 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
             onChange={(e) => setQuery(e.target.value)}
           />
           <button type="button" className="search-dialog__close" onClick={() => onClose(true)}>
-            <span className="visually-hidden">Close search</span>
-            <kbd aria-hidden="true">Esc</kbd>
+            {/* Where a keyboard is likely, an Esc keycap named "Close search"; on touch and narrow screens a "Cancel"
+                text button, named by what it shows (the style shows one of the two, so the name follows). */}
+            <span className="search-dialog__close-key">
+              <span className="visually-hidden">Close search</span>
+              <kbd aria-hidden="true">Esc</kbd>
+            </span>
+            <span className="search-dialog__close-text">Cancel</span>
           </button>
         </form>
         <div className="search-dialog__body" ref={bodyRef}>
