@@ -22,17 +22,20 @@ export default defineConfig({
     title: 'Sorrix',
     logo: { src: '/img/logo.svg', alt: 'Sorrix logo' },
     items: [
-      { label: 'Documentation', to: '/docs/documentacao/introducao' },
-      { label: 'API Reference', to: '/api-reference' },
+      // Each item stays marked on every doc of its section, not only on the page it opens.
+      { label: 'Documentation', to: '/docs/documentacao/introducao', activeBasePath: 'docs/documentacao' },
+      // The Payment API's guide (docs/api) belongs with its reference, as the Onboarding API's guide and reference share one item.
+      { label: 'API Reference', to: '/api-reference', activeBasePath: 'docs/api' },
       {
         label: 'Onboarding',
         to: '/docs/onboarding/introducao-api',
+        activeBasePath: 'docs/onboarding',
         items: [
-          { label: 'Onboarding guide', to: '/docs/onboarding/introducao-api' },
+          { label: 'Onboarding guide', to: '/docs/onboarding/introducao-api', activeBasePath: 'docs/onboarding' },
           { label: 'Onboarding API Reference', to: '/onboarding-api-reference' },
         ],
       },
-      { label: 'Mobile SDK', to: '/docs/sdk/introducao' },
+      { label: 'Mobile SDK', to: '/docs/sdk/introducao', activeBasePath: 'docs/sdk' },
       { label: 'Blog', to: '/blog' },
     ],
   },

@@ -360,7 +360,7 @@ export function siteData(config: SiteConfig): SiteData {
     navbar: {
       title: config.navbar.title,
       logo: config.navbar.logo,
-      items: config.navbar.items.map((i) => ({ label: i.label, to: i.to, href: i.href, items: i.items?.map((s) => ({ ...s })) })),
+      items: config.navbar.items.map((i) => ({ label: i.label, to: i.to, href: i.href, activeBasePath: i.activeBasePath, items: i.items?.map((s) => ({ ...s })) })),
     },
     footer: { links: config.footer.links.map((c) => ({ title: c.title, items: c.items.map((i) => ({ ...i })) })) },
     docs: { routeBasePath: config.docs.routeBasePath, versionLabel: config.docs.version.label, versionName: config.docs.version.name },
@@ -404,7 +404,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           hideToc: doc.frontMatter.hide_table_of_contents,
           previous,
           next,
-          versionLabel: site.docs.versionLabel,
+          versionBadge: config.docs.version.badge ? site.docs.versionLabel : undefined,
           tags: doc.frontMatter.tags,
           contentLanguage: config.contentLanguage,
           editUrl: doc.frontMatter.custom_edit_url !== undefined ? doc.frontMatter.custom_edit_url || undefined : config.editUrl ? `${config.editUrl}${doc.relFile}` : undefined,

@@ -47,9 +47,13 @@ function startSearch(): void {
   if (element) void mountIsland(element);
 }
 
-/** A click or a shortcut before the island runs: it opens the dialog as soon as it runs. */
-function openSearchWhenMounted(element: HTMLElement): void {
-  element.setAttribute(DATA.searchOpen, '');
+/**
+ * A click or a shortcut before the island runs: it opens the dialog as soon as it runs. A
+ * click says so, since the button it came from is where closing returns focus, focused or
+ * not (Safari does not focus a clicked button).
+ */
+function openSearchWhenMounted(element: HTMLElement, by: 'button' | '' = ''): void {
+  element.setAttribute(DATA.searchOpen, by);
   startSearch();
 }
 document.addEventListener('focusin', (event) => {
@@ -71,5 +75,5 @@ document.addEventListener('keydown', (event) => {
 // loaded: the button's own handler does not exist yet, so the click is remembered here.
 document.addEventListener('click', (event) => {
   const element = (event.target as Element | null)?.closest?.<HTMLElement>(`[${DATA.island}="search"]`);
-  if (element && !element.hasAttribute(DATA.searchReady)) openSearchWhenMounted(element);
+  if (element && !element.hasAttribute(DATA.searchReady)) openSearchWhenMounted(element, 'button');
 });

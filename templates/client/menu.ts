@@ -1,6 +1,7 @@
 import { DATA, IDS, MOBILE_BREAKPOINT_PX } from '../shared/index.ts';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+// summary: the navbar's dropdowns are <details> groups in the menu.
+const FOCUSABLE = 'a[href], button:not([disabled]), summary, input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 let lastFocus: HTMLElement | null = null;
 

@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
-import type { LinkData } from './SiteContext.tsx';
+import type { LinkData, NavLinkData } from './SiteContext.tsx';
 
 /** External links open in a new tab with rel=noopener; internal ones are plain root-absolute links the router intercepts. */
 export function SmartLink({ link, children, ...rest }: { link: LinkData; children?: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
@@ -31,4 +31,17 @@ export function isActive(current: string, target: string | undefined, exact = fa
   if (!target) return false;
   if (exact || target === '/') return current === target;
   return current === target || current.startsWith(`${target}/`);
+}
+
+/**
+ * Whether a navbar link is the current section. With `activeBasePath`, every page under that
+ * path counts, as in Docusaurus, and so does the link's own page: in Docusaurus the base path
+ * replaces that match, which leaves an item whose base path does not hold its target (an API
+ * reference page attached to its guide's docs) unmarked on its own page. The base path ends
+ * at a segment ('/docs/sdk' is not active on '/docs/sdk-legacy'), which Docusaurus's plain
+ * prefix test does not check.
+ */
+export function isNavActive(current: string, link: NavLinkData): boolean {
+  if (link.activeBasePath) return isActive(current, link.activeBasePath) || isActive(current, link.to, true);
+  return isActive(current, link.to);
 }

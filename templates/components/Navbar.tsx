@@ -1,6 +1,6 @@
 import { DATA } from '../shared/index.ts';
 import { ColorModeToggle } from './ColorModeToggle.tsx';
-import { SmartLink, isActive } from './Link.tsx';
+import { SmartLink, isActive, isNavActive } from './Link.tsx';
 import { SearchButton } from './SearchButton.tsx';
 import { usePage, useSite, type NavItemData } from './SiteContext.tsx';
 
@@ -38,7 +38,7 @@ export function Navbar() {
 }
 
 function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
-  const active = isActive(current, item.to) || (item.items ?? []).some((sub) => isActive(current, sub.to));
+  const active = isNavActive(current, item) || (item.items ?? []).some((sub) => isNavActive(current, sub));
   if (item.items?.length) {
     return (
       <li className="navbar__item dropdown dropdown--link">
@@ -48,7 +48,11 @@ function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
         <ul className="dropdown__menu">
           {item.items.map((sub) => (
             <li key={sub.label}>
-              <SmartLink link={sub} className={`dropdown__link${isActive(current, sub.to, true) ? ' dropdown__link--active' : ''}`} />
+              <SmartLink
+                link={sub}
+                className={`dropdown__link${isNavActive(current, sub) ? ' dropdown__link--active' : ''}`}
+                aria-current={isActive(current, sub.to, true) ? 'page' : undefined}
+              />
             </li>
           ))}
         </ul>
@@ -62,11 +66,16 @@ function NavbarItem({ item, current }: { item: NavItemData; current: string }) {
   );
 }
 
+/** The docs version dropdown shows on docs pages only, as in Docusaurus. */
+function showsVersion(route: string, docsBase: string): boolean {
+  return isActive(route, docsBase);
+}
+
 /** One docs version exists ('current', labelled 'Next'); the dropdown is kept for parity with the spec. */
 function VersionDropdown() {
   const site = useSite();
   const page = usePage();
-  if (!isActive(page.route, site.docs.routeBasePath)) return null;
+  if (!showsVersion(page.route, site.docs.routeBasePath)) return null;
   return (
     <div className="navbar__item dropdown dropdown--right" {...{ [DATA.versionDropdown]: site.docs.versionName }}>
       <button type="button" className="navbar__link dropdown__button" aria-expanded="false" aria-controls="docsgen-version-menu">
@@ -84,15 +93,21 @@ function VersionDropdown() {
   );
 }
 
+function LocaleIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" className="locale-icon">
+      <path fill="currentColor" d="M12.87 15.07l-2.54-2.51.03-.03A17.52 17.52 0 0014.07 6H17V4h-7V2H8v2H1v1.99h11.17C11.5 7.92 10.44 9.75 9 11.35 8.07 10.32 7.3 9.19 6.69 8h-2c.73 1.63 1.73 3.17 2.98 4.56l-5.09 5.02L4 19l5-5 3.11 3.11.76-2.04zM18.5 10h-2L12 22h2l1.12-3h4.75L21 22h2l-4.5-12zm-2.62 7l1.62-4.33L19.12 17h-3.24z" />
+    </svg>
+  );
+}
+
 function LocaleDropdown() {
   const site = useSite();
   const page = usePage();
   return (
     <div className="navbar__item dropdown dropdown--right">
       <button type="button" className="navbar__link dropdown__button" aria-expanded="false" aria-controls="docsgen-locale-menu">
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" className="locale-icon">
-          <path fill="currentColor" d="M12.87 15.07l-2.54-2.51.03-.03A17.52 17.52 0 0014.07 6H17V4h-7V2H8v2H1v1.99h11.17C11.5 7.92 10.44 9.75 9 11.35 8.07 10.32 7.3 9.19 6.69 8h-2c.73 1.63 1.73 3.17 2.98 4.56l-5.09 5.02L4 19l5-5 3.11 3.11.76-2.04zM18.5 10h-2L12 22h2l1.12-3h4.75L21 22h2l-4.5-12zm-2.62 7l1.62-4.33L19.12 17h-3.24z" />
-        </svg>
+        <LocaleIcon />
         <span className="visually-hidden">Language: </span>
         {site.locale.label}
       </button>
@@ -104,6 +119,58 @@ function LocaleDropdown() {
         </li>
       </ul>
     </div>
+  );
+}
+
+/**
+ * The version and language dropdowns in the phone menu, where Docusaurus lists them as groups
+ * that open in place. <details> is a disclosure that needs no script: Enter or Space opens it,
+ * and screen readers announce it expanded or collapsed. The version group keeps the attribute
+ * the desktop dropdown has, so choosing the version here records it as the preferred one too.
+ */
+function MobileDropdowns() {
+  const site = useSite();
+  const page = usePage();
+  return (
+    <>
+      {showsVersion(page.route, site.docs.routeBasePath) ? (
+        <li className="menu__list-item" {...{ [DATA.versionDropdown]: site.docs.versionName }}>
+          <details className="menu__group">
+            <summary className="menu__caret">
+              <span>
+                <span className="visually-hidden">Docs version: </span>
+                {site.docs.versionLabel}
+              </span>
+            </summary>
+            <ul className="menu__list">
+              <li className="menu__list-item">
+                <a className="menu__link menu__link--active" href={site.docs.routeBasePath} aria-current="true">
+                  {site.docs.versionLabel}
+                </a>
+              </li>
+            </ul>
+          </details>
+        </li>
+      ) : null}
+      <li className="menu__list-item">
+        <details className="menu__group">
+          <summary className="menu__caret">
+            <span className="menu__group-label">
+              <LocaleIcon />
+              <span className="visually-hidden">Language: </span>
+              {site.locale.label}
+            </span>
+          </summary>
+          <ul className="menu__list">
+            <li className="menu__list-item">
+              <a className="menu__link menu__link--active" href={page.route} lang={site.locale.code} aria-current="true">
+                {site.locale.label}
+              </a>
+            </li>
+          </ul>
+        </details>
+      </li>
+    </>
   );
 }
 
@@ -137,18 +204,27 @@ function MobileMenu() {
             <ul className="menu__list">
               {site.navbar.items.map((item) => (
                 <li key={item.label} className="menu__list-item">
-                  <SmartLink link={item} className={`menu__link${isActive(page.route, item.to) ? ' menu__link--active' : ''}`} />
+                  <SmartLink
+                    link={item}
+                    className={`menu__link${isNavActive(page.route, item) ? ' menu__link--active' : ''}`}
+                    aria-current={!item.items?.length && isActive(page.route, item.to, true) ? 'page' : undefined}
+                  />
                   {item.items?.length ? (
                     <ul className="menu__list">
                       {item.items.map((sub) => (
                         <li key={sub.label} className="menu__list-item">
-                          <SmartLink link={sub} className="menu__link" />
+                          <SmartLink
+                            link={sub}
+                            className={`menu__link${isNavActive(page.route, sub) ? ' menu__link--active' : ''}`}
+                            aria-current={isActive(page.route, sub.to, true) ? 'page' : undefined}
+                          />
                         </li>
                       ))}
                     </ul>
                   ) : null}
                 </li>
               ))}
+              <MobileDropdowns />
             </ul>
           </div>
           {page.menuSidebar ? (

@@ -1,3 +1,4 @@
+import type { MouseEvent } from 'react';
 import { DATA } from '../shared/index.ts';
 
 /** The navbar's search slot. The dialog is an island loaded on first use, so pages do not pay for search up front. */
@@ -13,7 +14,7 @@ export function SearchButton() {
  * The button itself. The search island hydrates this same component, so the markup
  * the server sends and the one React expects can never drift apart.
  */
-export function SearchButtonControl({ onClick, keys = 'Ctrl K' }: { onClick?: () => void; keys?: string }) {
+export function SearchButtonControl({ onClick, keys = 'Ctrl K' }: { onClick?: (event: MouseEvent<HTMLButtonElement>) => void; keys?: string }) {
   return (
     // Named by its text "Search" (out of sight but still read on narrow screens), so the name and the visible label agree.
     <button type="button" className="search-button" aria-keyshortcuts="Control+K Meta+K /" aria-haspopup="dialog" onClick={onClick}>

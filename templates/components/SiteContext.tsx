@@ -12,8 +12,13 @@ export interface LinkData {
   href?: string;
 }
 
-export interface NavItemData extends LinkData {
-  items?: LinkData[];
+/** A navbar link: `activeBasePath` (config, normalised to '/docs/sdk') marks it active on every page under that path. */
+export interface NavLinkData extends LinkData {
+  activeBasePath?: string;
+}
+
+export interface NavItemData extends NavLinkData {
+  items?: NavLinkData[];
 }
 
 /** The docs sidebar of one page: the whole sidebar (shared by its pages) and where the page is in it. */

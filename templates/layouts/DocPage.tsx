@@ -17,7 +17,8 @@ export interface DocPageProps {
   hideToc?: boolean;
   previous?: PaginatorLink;
   next?: PaginatorLink;
-  versionLabel: string;
+  /** The version label to show as a badge; none on a site with one version, as in Docusaurus. */
+  versionBadge?: string;
   tags?: string[];
   contentLanguage?: string;
   /** Where the doc's source can be edited (config `editUrl` + its path); none, no link. */
@@ -38,7 +39,7 @@ export function DocPage(props: DocPageProps) {
           <article className="doc-article">
             <div className="doc-meta">
               <Breadcrumbs crumbs={props.breadcrumbs} />
-              <span className="badge doc-version-badge">{`Version: ${props.versionLabel}`}</span>
+              {props.versionBadge ? <span className="badge doc-version-badge">{`Version: ${props.versionBadge}`}</span> : null}
             </div>
             {showToc ? <TocCollapsible items={props.toc} /> : null}
             <div className="markdown" lang={props.contentLanguage}>

@@ -293,6 +293,37 @@ describe('site chrome (real site)', () => {
     await page.close();
   });
 
+  it("keeps the navbar item of the section marked across client navigation between docs (activeBasePath)", async () => {
+    const { page, errors } = await open('/docs/sdk/telas');
+    const activeItems = () =>
+      page.evaluate(() => Array.from(document.querySelectorAll('.navbar__items .navbar__link--active'), (a) => a.textContent?.trim() ?? ''));
+    assert.deepEqual(await activeItems(), ['Mobile SDK'], 'a doc under docs/sdk marks Mobile SDK');
+    const go = async (route: string) => {
+      await page.evaluate((href) => {
+        const link = document.createElement('a');
+        link.href = href;
+        link.id = 'active-base-path-test';
+        document.getElementById('main-content')!.prepend(link);
+      }, route);
+      await clickInPage(page, '#active-base-path-test');
+      await page.waitForFunction((r) => location.pathname === r && document.querySelector('h1') !== null && !document.getElementById('active-base-path-test'), route);
+    };
+    await go('/docs/sdk/parametros');
+    assert.deepEqual(await activeItems(), ['Mobile SDK'], 'another SDK doc keeps it');
+    await go('/docs/onboarding/integracao');
+    assert.deepEqual(await activeItems(), ['Onboarding'], 'an onboarding doc marks the Onboarding dropdown');
+    assert.equal(await page.locator('.navbar__items:not(.navbar__items--right) .dropdown__link--active').textContent(), 'Onboarding guide', 'and its guide entry');
+    await go('/docs/api/pagamento');
+    assert.deepEqual(await activeItems(), ['API Reference'], "the Payment API's guide marks its reference's item");
+    await go('/docs/anexo/flow');
+    assert.deepEqual(await activeItems(), [], 'a doc of no navbar section marks none');
+    await go('/docs/documentacao/credenciais');
+    assert.deepEqual(await activeItems(), ['Documentation']);
+    assert.equal(await markerSurvived(page), true, 'every step was a client navigation');
+    assert.deepEqual(errors(), []);
+    await page.close();
+  });
+
   it('has a skip link: the first focusable element, visible on focus, moving focus to the main content', async () => {
     const { page } = await open(DOC);
     await page.keyboard.press('Tab');

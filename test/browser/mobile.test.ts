@@ -115,6 +115,49 @@ describe('phones and keyboards (real site)', () => {
     await page.close();
   });
 
+  it("the phone menu lists the navbar's version and language dropdowns as groups a keyboard opens", async () => {
+    const page = await open('/docs/sdk/introducao', 390);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const menu = page.locator('#mobile-menu');
+    await page.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await menu.locator('.mobile-menu__panel').waitFor({ state: 'visible' });
+    // A doc page opens the menu on its sidebar; the navbar's items are one step back.
+    await page.getByRole('button', { name: '← Back to main menu' }).press('Enter');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    const tabTo = async (text: string) => {
+      for (let i = 0; i < 20 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
+      assert.equal(await focused(), text, `Tab reaches "${text}"`);
+    };
+    const groups = menu.locator('.mobile-menu__primary details');
+    assert.equal(await groups.count(), 2, 'a group for the docs version and one for the language');
+    const [version, language] = [groups.nth(0), groups.nth(1)];
+    assert.equal(await version.locator('a', { hasText: 'Next' }).isVisible(), false, 'groups start closed');
+
+    await tabTo('Docs version: Next');
+    await page.keyboard.press('Enter');
+    assert.equal(await version.evaluate((el) => (el as HTMLDetailsElement).open), true, 'Enter opens the version group');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('href')), '/docs', 'its version link comes next');
+
+    await tabTo('Language: English');
+    await page.keyboard.press(' ');
+    assert.equal(await language.evaluate((el) => (el as HTMLDetailsElement).open), true, 'Space opens the language group');
+    const english = language.locator('a[lang="en"][aria-current="true"]');
+    assert.equal(await english.isVisible(), true);
+    assert.equal(await english.getAttribute('href'), '/docs/sdk/introducao', 'English leads to this page');
+    await page.keyboard.press('Enter');
+    assert.equal(await language.evaluate((el) => (el as HTMLDetailsElement).open), false, 'Enter closes it again');
+    await page.close();
+
+    // As on the navbar, the version is offered on docs pages only.
+    const blog = await open('/blog', 390);
+    await blog.getByRole('button', { name: 'Toggle navigation bar' }).click();
+    await blog.getByRole('button', { name: '← Back to main menu' }).click();
+    const summaries = await blog.locator('#mobile-menu .mobile-menu__primary summary').allTextContents();
+    assert.deepEqual(summaries.map((t) => t.trim()), ['Language: English']);
+    await blog.close();
+  });
+
   it('without JavaScript, search, the colour-mode switch and the menu button are not shown (on phones the docs sidebar follows the page); with it they are', async () => {
     const controls = ['.navbar__search', '.navbar__items--right [data-theme-toggle]'];
     const shown = (page: Page) => Promise.all(controls.map((selector) => page.locator(selector).isVisible()));

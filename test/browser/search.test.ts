@@ -16,7 +16,7 @@ import type { RunningServer } from '../../cli/serve.ts';
 import { DATA } from '../../templates/shared/index.ts';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
-import { quiet, requestsInFlight } from './harness.ts';
+import { clickInPage, injectLink, quiet, requestsInFlight } from './harness.ts';
 
 const DOC = '/docs/documentacao/introducao';
 const INPUT = 'dialog.search-dialog .search-dialog__input';
@@ -215,6 +215,82 @@ describe('search dialog', () => {
     await quiet(page, requests, { calmRounds: 2 });
     assert.equal(await page.$(OPEN_DIALOG), null);
     await page.close();
+  });
+
+  it('closing returns focus to the button that opened it, even unfocused, or to what had focus before a shortcut', async () => {
+    const focused = (page: Page) => page.evaluate(() => (document.activeElement?.id || document.activeElement?.className) ?? '');
+    const closeWithEscape = async (page: Page) => {
+      await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector(OPEN_DIALOG, { state: 'detached', timeout: 5000 });
+    };
+    // A click that does not focus the button, as Safari clicks, before the island runs and after.
+    const clickUnfocused = (page: Page) => clickInPage(page, '.navbar .search-button');
+    const page = await open(DOC);
+    await clickUnfocused(page);
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'search-button', 'the first click, before the code loaded');
+    // After a client navigation the router focuses <main>: a click on the button still returns to the button.
+    await injectLink(page, '/docs/documentacao/credenciais', 'to-other-doc');
+    await clickInPage(page, '#to-other-doc');
+    await page.waitForFunction(() => location.pathname === '/docs/documentacao/credenciais' && document.activeElement?.id === 'main-content');
+    await clickUnfocused(page);
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'search-button', 'a click on the running island');
+    // A shortcut returns where the reader was: here <main>, where the navigation put them.
+    await page.focus('#main-content');
+    await page.keyboard.press('Control+k');
+    await closeWithEscape(page);
+    assert.equal(await focused(page), 'main-content', 'a shortcut pressed in the content');
+    await page.close();
+    // With nothing focused, a shortcut's dialog gives focus to the content, not to the navbar.
+    const fresh = await open('/blog');
+    assert.equal(await fresh.evaluate(() => document.activeElement === document.body), true);
+    await fresh.keyboard.press('/');
+    await closeWithEscape(fresh);
+    assert.equal(await fresh.evaluate(() => document.activeElement?.tagName), 'MAIN');
+    await fresh.close();
+  });
+
+  it('shows an Esc keycap to close on desktops, and a "Cancel" text button on phones and touch screens', async () => {
+    const closeControl = async (page: Page) => {
+      await page.click('.navbar .search-button');
+      await page.waitForSelector(OPEN_DIALOG, { timeout: 10_000 });
+      const close = page.locator('dialog.search-dialog .search-dialog__close');
+      return {
+        close,
+        facts: {
+          text: (await close.locator('.search-dialog__close-text').isVisible()) ? 'Cancel' : (await close.locator('kbd').innerText()).trim(),
+          keycap: await close.locator('kbd').isVisible(),
+          height: Math.round((await close.boundingBox())?.height ?? 0),
+        },
+      };
+    };
+    const desktop = await open(DOC);
+    const wide = await closeControl(desktop);
+    assert.deepEqual({ text: wide.facts.text, keycap: wide.facts.keycap }, { text: 'Esc', keycap: true });
+    assert.equal(await desktop.getByRole('button', { name: 'Close search' }).isVisible(), true);
+    await desktop.close();
+
+    for (const [what, options] of [
+      ['a phone, 390 x 844', { viewport: { width: 390, height: 844 }, touch: true }],
+      ['a narrow window', { viewport: { width: 600, height: 800 } }],
+      ['a touch tablet, 1180 x 820', { viewport: { width: 1180, height: 820 }, touch: true }],
+    ] as const) {
+      const page = await browser.isolatedPage(options);
+      await page.goto(`${server.url}${DOC}`, { waitUntil: 'load' });
+      const { close, facts } = await closeControl(page);
+      assert.equal(facts.text, 'Cancel', what);
+      assert.equal(facts.keycap, false, `${what}: no Esc keycap`);
+      assert.ok(facts.height >= 44, `${what}: a touch target (${facts.height} px high)`);
+      // Named by what it shows, for voice control ("tap Cancel") and screen readers alike.
+      assert.equal(await page.getByRole('button', { name: 'Cancel', exact: true }).isVisible(), true, what);
+      assert.equal(await page.getByRole('button', { name: 'Close search' }).count(), 0, `${what}: the hidden keycap's name is not read`);
+      await close.click();
+      await page.waitForSelector(OPEN_DIALOG, { state: 'detached', timeout: 5000 });
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'search-button', `${what}: focus is back on the button`);
+      await page.close();
+    }
   });
 
   it('keeps Tab inside the dialog and moves the active option with the arrow keys', async () => {

@@ -34,6 +34,8 @@ export const SHARED_BROWSER_ENV = 'DOCSGEN_TEST_BROWSER';
 export interface ContextOptions {
   viewport?: { width: number; height: number };
   javaScriptEnabled?: boolean;
+  /** A touch device (a tablet or phone): no hover, coarse pointer. */
+  touch?: boolean;
 }
 
 export interface TestBrowser {
@@ -48,7 +50,8 @@ export interface TestBrowser {
 }
 
 function contextOptions(options: ContextOptions) {
-  return { viewport: options.viewport ?? { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true };
+  const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
+  return { viewport: options.viewport ?? { width: 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true, ...touch };
 }
 
 export async function launchBrowser(options: ContextOptions = {}): Promise<TestBrowser> {

@@ -127,10 +127,31 @@ describe('the built Sorrix site', () => {
     }
   });
 
-  it('renders doc pages with breadcrumbs, TOC of h2-h3, prev/next, anchors and the version label', async () => {
+  it("marks the navbar item of a doc's section, by the items' activeBasePath", async () => {
+    const active = async (route: string) => {
+      const doc = parse(await read(`${route.slice(1)}.html`));
+      return selectAll('.navbar__items .navbar__link--active', doc.children).map((a) => textContent(a).trim());
+    };
+    assert.deepEqual(await active('/docs/sdk/telas'), ['Mobile SDK']);
+    assert.deepEqual(await active('/docs/documentacao/credenciais'), ['Documentation']);
+    assert.deepEqual(await active('/docs/onboarding/endpoint'), ['Onboarding']);
+    assert.deepEqual(await active('/docs/api/cancelamento'), ['API Reference']);
+    assert.deepEqual(await active('/api-reference'), ['API Reference'], 'an item stays marked on its own page');
+    assert.deepEqual(await active('/onboarding-api-reference'), ['Onboarding']);
+    assert.deepEqual(await active('/docs/anexo/flow'), []);
+    // The phone menu marks the same item; only the item's own page is aria-current.
+    const sdk = parse(await read('docs/sdk/telas.html'));
+    const menu = selectAll('.mobile-menu__primary a.menu__link--active', sdk.children) as Element[];
+    assert.deepEqual(menu.map((a) => textContent(a).trim()).filter((t) => t !== 'Next' && t !== 'English'), ['Mobile SDK']);
+    assert.equal(selectOne('.navbar__items a[aria-current="page"]', sdk.children), null);
+  });
+
+  it('renders doc pages with breadcrumbs, TOC of h2-h3, prev/next, anchors and the version in the navbar only', async () => {
     const doc = parse(await read('docs/api/pagamento.html'));
     assert.ok(selectOne('nav.breadcrumbs', doc.children));
-    assert.match(textContent(selectOne('.doc-version-badge', doc.children) ?? []), /Version: Next/);
+    // One docs version: as in Docusaurus, no "Version: Next" badge, but the navbar's dropdown names it.
+    assert.equal(selectOne('.doc-version-badge', doc.children), null, 'no version badge on a site with one version');
+    assert.match(textContent(selectOne('[data-version] .dropdown__button', doc.children) ?? []), /Next/);
     const toc = selectOne('nav.toc', doc.children) as Element;
     const tocIds = selectAll('a', [toc]).map((a) => (getAttributeValue(a as Element, 'href') ?? '').slice(1));
     const headingIds = selectAll('.markdown h2[id], .markdown h3[id]', doc.children).map((h) => getAttributeValue(h as Element, 'id'));

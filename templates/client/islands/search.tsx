@@ -22,7 +22,7 @@ import { excerpt, highlight, normalizeQuery, openSearchEngine, type SearchEngine
 import { SEARCH_KIND_LABELS, SEARCH_META_PATH, type SearchPassage } from '../../shared/search-format.ts';
 import { isSearchShortcut } from '../search-shortcut.ts';
 import { readStorage, writeStorage } from '../storage.ts';
-import { DATA } from '../../shared/index.ts';
+import { DATA, IDS } from '../../shared/index.ts';
 import { siteUrl } from '../base-url.ts';
 import '../../styles/search.css';
 
@@ -104,10 +104,17 @@ function SearchIsland({ element }: { element: HTMLElement }) {
   const [keys, setKeys] = useState('Ctrl K');
   const returnFocus = useRef<HTMLElement | null>(null);
 
-  const show = useCallback(() => {
+  /**
+   * Closing returns focus to what opened the dialog: the search button when it was clicked or
+   * tapped, even if the browser did not focus it (Safari does not, so after a client navigation
+   * focus would still be on <main>); for a shortcut, the element that had focus, where a
+   * screen-reader user was. With nothing focused, the main content, where the router puts focus
+   * after a navigation: the reader goes on in the page, not in the navbar.
+   */
+  const show = useCallback((opener?: HTMLElement) => {
     if (!document.querySelector('dialog.search-dialog[open]')) {
       const active = document.activeElement;
-      returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      returnFocus.current = opener ?? (active instanceof HTMLElement && active !== document.body ? active : null);
     }
     setEverOpened(true);
     setOpen(true);
@@ -119,8 +126,17 @@ function SearchIsland({ element }: { element: HTMLElement }) {
     const target = returnFocus.current;
     returnFocus.current = null;
     if (!restore) return;
-    const fallback = document.querySelector<HTMLElement>('.navbar__search .search-button');
-    (target?.isConnected ? target : fallback)?.focus({ preventScroll: true });
+    // The page behind a modal dialog is inert and cannot take focus: close it now, not at the next render.
+    // Its own closing would only return focus to what had it before, which is <main> or nothing when the
+    // browser did not focus the clicked button.
+    document.querySelector<HTMLDialogElement>('dialog.search-dialog[open]')?.close();
+    if (target?.isConnected) {
+      target.focus({ preventScroll: true });
+      return;
+    }
+    const main = document.getElementById(IDS.mainContent);
+    if (main && !main.hasAttribute('tabindex')) main.tabIndex = -1;
+    (main ?? document.querySelector<HTMLElement>('.navbar__search .search-button'))?.focus({ preventScroll: true });
   }, []);
 
   useEffect(() => {
@@ -134,8 +150,9 @@ function SearchIsland({ element }: { element: HTMLElement }) {
     // From here on the button and the shortcuts are handled here; what came before, the page script kept.
     element.setAttribute(DATA.searchReady, '');
     if (element.hasAttribute(DATA.searchOpen)) {
+      const byButton = element.getAttribute(DATA.searchOpen) === 'button';
       element.removeAttribute(DATA.searchOpen);
-      show();
+      show(byButton ? (element.querySelector<HTMLElement>('.search-button') ?? undefined) : undefined);
     }
     return () => {
       element.removeAttribute(DATA.searchReady);
@@ -145,7 +162,7 @@ function SearchIsland({ element }: { element: HTMLElement }) {
 
   return (
     <>
-      <SearchButtonControl onClick={show} keys={keys} />
+      <SearchButtonControl onClick={(event) => show(event.currentTarget)} keys={keys} />
       {everOpened ? createPortal(<SearchDialog open={open} openCount={openCount} onClose={hide} />, document.body) : null}
     </>
   );
@@ -463,8 +480,13 @@ function SearchDialog({ open, openCount, onClose }: { open: boolean; openCount: 
             onChange={(e) => setQuery(e.target.value)}
           />
           <button type="button" className="search-dialog__close" onClick={() => onClose(true)}>
-            <span className="visually-hidden">Close search</span>
-            <kbd aria-hidden="true">Esc</kbd>
+            {/* Where a keyboard is likely, an Esc keycap named "Close search"; on touch and narrow screens a "Cancel"
+                text button, named by what it shows (the style shows one of the two, so the name follows). */}
+            <span className="search-dialog__close-key">
+              <span className="visually-hidden">Close search</span>
+              <kbd aria-hidden="true">Esc</kbd>
+            </span>
+            <span className="search-dialog__close-text">Cancel</span>
           </button>
         </form>
         <div className="search-dialog__body" ref={bodyRef}>

@@ -43,6 +43,43 @@ describe('config', () => {
   });
 });
 
+describe('navbar activeBasePath', () => {
+  const base = { title: 'T', url: 'https://t.example', copyright: { year: 2025, holder: 'T' }, footer: { links: [] }, docs: { mainDoc: 'intro' }, sidebars: {} };
+  const resolve = (activeBasePath: string) =>
+    resolveConfig(
+      { ...base, navbar: { title: 'T', items: [{ label: 'SDK', to: '/docs/sdk/intro', activeBasePath, items: [{ label: 'Guide', to: '/docs/sdk/intro', activeBasePath }] }] } },
+      { root: '/site', configFile: '/site/site.config.ts', source: '' },
+    );
+
+  it("is written from the base URL as in Docusaurus, and kept as a root path", () => {
+    for (const written of ['docs/sdk', '/docs/sdk', 'docs/sdk/']) {
+      const item = resolve(written).navbar.items[0]!;
+      assert.equal(item.activeBasePath, '/docs/sdk', written);
+      assert.equal(item.items?.[0]?.activeBasePath, '/docs/sdk', `${written} on a dropdown entry`);
+    }
+  });
+
+  it('refuses a URL, a query or fragment, dot segments and an empty path, naming the field', () => {
+    for (const [written, why] of [
+      ['https://t.example/docs', /is a URL; it must be a path of this site/],
+      ['docs/sdk#top', /may not hold a query, a fragment/],
+      ['docs/../blog', /may not hold '\.' or '\.\.' segments/],
+      ['/', /is empty; leave it out/],
+    ] as const) {
+      assert.throws(
+        () => resolve(written),
+        (error: unknown) => {
+          assert.ok(error instanceof DocsgenErrors);
+          const messages = error.errors.map((e) => e.message);
+          assert.ok(messages.some((m) => m.startsWith("Config field 'navbar.items[0].activeBasePath':") && why.test(m)), messages.join('\n'));
+          assert.ok(messages.some((m) => m.startsWith("Config field 'navbar.items[0].items[0].activeBasePath':")), 'the dropdown entry too');
+          return true;
+        },
+      );
+    }
+  });
+});
+
 describe('front matter', () => {
   it('reports a wrong type as a wrong type at its line, and a missing field as missing', () => {
     const wrong = parseFrontMatter('---\ntitle: A\ndescription: B\nsidebar_position: segundo\n---\n', docFrontMatterSchema, 'x.mdx');

@@ -88,6 +88,20 @@ describe('render', () => {
     assert.match(byRoute(pages, '/docs/intro').html, /<time dateTime="2024-02-03T23:30:00.000Z">3 de fevereiro de 2024<\/time>/);
   });
 
+  it('shows the docs version badge only when the config asks for it, keeping the version dropdown', async (t) => {
+    // Docusaurus shows "Version: …" only on a site with more than one version; docsgen builds one.
+    const { pages } = await renderSite(t, undefined, new Set(['/docs/intro']));
+    const intro = byRoute(pages, '/docs/intro').html;
+    assert.ok(!intro.includes('doc-version-badge'), 'no badge by default');
+    assert.match(intro, /data-version="current"/, 'the navbar still has the version dropdown');
+    const withBadge = async (root: string) => {
+      const file = path.join(root, 'site.config.ts');
+      await writeFile(file, (await readFile(file, 'utf8')).replace("docs: { mainDoc: 'intro' },", "docs: { mainDoc: 'intro', version: { name: 'current', label: 'Next', badge: true } },"));
+    };
+    const asked = await renderSite(t, withBadge, new Set(['/docs/intro']));
+    assert.match(byRoute(asked.pages, '/docs/intro').html, /<span class="badge doc-version-badge">Version: Next<\/span>/);
+  });
+
   it('renders only the routes asked for', async (t) => {
     const { pages } = await renderSite(t, undefined, new Set(['/docs/intro', '/404']));
     assert.deepEqual(pages.map((p) => p.route).sort(), ['/404', '/docs/intro']);
