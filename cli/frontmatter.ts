@@ -169,30 +169,20 @@ export function createFrontMatterCache(): FrontMatterCache {
 
 function parseUncached<S extends z.ZodType>(source: string, schema: S, file: string): { data: z.infer<S>; errors: DocsgenError[] } {
   const split = splitFrontMatter(source);
-  if (!split.hasFrontMatter && /^---[ \t]*\r?\n/.test(source)) {
-    return {
-      data: undefined as z.infer<S>,
-      errors: [
-        new DocsgenError('Front matter is not closed: the --- on line 1 opens it, and no --- line ends it.', {
+  if (!split.hasFrontMatter) {
+    const error = /^---[ \t]*\r?\n/.test(source)
+      ? new DocsgenError('Front matter is not closed: the --- on line 1 opens it, and no --- line ends it.', {
           file,
           line: 1,
           excerpt: codeExcerpt(source, 1, 1),
           hint: 'Add a line with only --- after the last front-matter field, before the text of the page.',
-        }),
-      ],
-    };
-  }
-  if (!split.hasFrontMatter) {
-    return {
-      data: undefined as z.infer<S>,
-      errors: [
-        new DocsgenError('Front matter is missing.', {
+        })
+      : new DocsgenError('Front matter is missing.', {
           file,
           line: 1,
           hint: 'Start the file with a YAML block between --- lines, with at least `title:` and `description:`.',
-        }),
-      ],
-    };
+        });
+    return { data: undefined as z.infer<S>, errors: [error] };
   }
   const counter = new LineCounter();
   const doc = parseDocument(split.yaml, { lineCounter: counter, prettyErrors: false });

@@ -11,6 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DocsgenError } from './errors.ts';
 import { HEADERS_DIR } from './stages/security-headers.ts';
+import { isInside } from './stack-frames.ts';
 import { shownPath } from './watch/report.ts';
 
 export interface OutputFolderCheck {
@@ -24,7 +25,7 @@ export interface OutputFolderCheck {
 
 export function checkOutputFolder(outDir: string, check: OutputFolderCheck): void {
   const shown = (file: string) => (file === process.cwd() ? '.' : shownPath(file, process.cwd()));
-  const within = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
+  const within = (dir: string, file: string) => file === dir || isInside(dir, file);
   const fix = `A build replaces everything in its output folder. Pass a folder of its own with ${check.option}, such as ${check.option} dist.`;
   if (within(outDir, check.root)) {
     throw new DocsgenError(`The output folder ${shown(outDir)}/ holds the site itself (${shown(check.root)}/): building into it would delete the sources.`, { hint: fix });

@@ -61,15 +61,9 @@ export function createSourceMapReader(known: ReadonlyMap<string, KnownSourceMap>
     const map = traceMapFor(frameFile);
     const asIs = { file: frameFile.startsWith('file:') ? fileURLToPath(frameFile) : frameFile, line, column };
     if (!map) return asIs;
-    // Only some tokens are mapped: the nearest one before the column, else the first after it on the line.
-    for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
-      const found = originalPositionFor(map, { line, column: column - 1, bias });
-      if (found.line !== null && found.source !== null) {
-        const source = found.source.startsWith('file:') ? fileURLToPath(found.source) : path.resolve(found.source);
-        return { file: source, line: found.line, column: found.column + 1 };
-      }
-    }
-    return asIs;
+    const found = tracePosition(map, line, column);
+    if (!found?.source) return asIs;
+    return { file: found.source.startsWith('file:') ? fileURLToPath(found.source) : path.resolve(found.source), line: found.line, column: found.column };
   };
 
   return {
@@ -96,6 +90,18 @@ export function createSourceMapReader(known: ReadonlyMap<string, KnownSourceMap>
 }
 
 export type SourceMapReader = ReturnType<typeof createSourceMapReader>;
+
+/**
+ * The source position (1-based line and column) of a generated one (1-based too). Only some
+ * tokens are mapped: the nearest one before the column, else the first after it on the line.
+ */
+export function tracePosition(map: TraceMap, line: number, column: number): { source: string | null; line: number; column: number } | undefined {
+  for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
+    const found = originalPositionFor(map, { line, column: column - 1, bias });
+    if (found.line !== null) return { source: found.source, line: found.line, column: found.column + 1 };
+  }
+  return undefined;
+}
 
 /** Whether `file` lies below `dir`. */
 export function isInside(dir: string, file: string): boolean {
