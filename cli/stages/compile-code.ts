@@ -41,7 +41,7 @@ export async function compileCode(input: { file: string; relFile: string; source
     routes.set(file, route ?? null);
     return route;
   };
-  const toc: TocItem[] = [];
+  const headings: TocItem[] = [];
   const links: SourceLink[] = [];
   let markdown: MdastRoot = { type: 'root', children: [] };
   let code: string;
@@ -64,7 +64,7 @@ export async function compileCode(input: { file: string; relFile: string; source
           [remarkTwinTree, { onTree: (tree: MdastRoot) => (markdown = tree) }],
         ],
         rehypePlugins: [
-          [rehypeHeadings, { toc }],
+          [rehypeHeadings, { headings }],
           rehypeCodeBlocks,
           rehypeTableScroll,
           [rehypeImageSize, { staticDir: context.staticDir }],
@@ -88,7 +88,7 @@ export async function compileCode(input: { file: string; relFile: string; source
   const classes = usedClasses(context.cache, code);
   // A document outside the routes (none in a build) has its twin's page anchors relative.
   const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
-  return { code, toc, links, twinBody, classes, map, routes: [...routes] };
+  return { code, headings, links, twinBody, classes, map, routes: [...routes] };
 }
 
 function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {

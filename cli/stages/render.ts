@@ -16,6 +16,7 @@ import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 import type { PageSidebar, SiteData } from '../../templates/components/SiteContext.tsx';
 import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
 import { BlogArchive, BlogList, BlogPost, BlogTags, tagHeading, type PostSummary } from '../../templates/layouts/Blog.tsx';
+import { tocTree, type TocNode } from '../../templates/components/Toc.tsx';
 import { DocPage } from '../../templates/layouts/DocPage.tsx';
 import { Document, type HeadData, type PageAssets } from '../../templates/layouts/Document.tsx';
 import { NotFound } from '../../templates/layouts/NotFound.tsx';
@@ -400,7 +401,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           route: doc.route,
           sidebar,
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
-          toc: compiled.toc,
+          toc: tocOf(compiled),
           hideToc: doc.frontMatter.hide_table_of_contents,
           previous,
           next,
@@ -416,6 +417,11 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
     // Spec: /docs shows the main document; its canonical URL stays the document's own.
     if (doc.id === config.docs.mainDoc) page(config.docs.routeBasePath, doc.route);
   }
+}
+
+/** A page's table of contents: its h2 and h3 headings (spec: TOC levels 2 to 3). */
+function tocOf(compiled: CompiledMdx): TocNode[] {
+  return tocTree(compiled.headings, { min: 2, max: 3 });
 }
 
 function dated(iso: string | undefined, format: Intl.DateTimeFormat): { iso: string; text: string } | undefined {
@@ -499,7 +505,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,
-        toc: entry.full.toc,
+        toc: tocOf(entry.full),
         newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
         older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
         contentLanguage: config.contentLanguage,

@@ -5,15 +5,15 @@ import { EditMeta } from '../components/EditMeta.tsx';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import type { PageSidebar } from '../components/SiteContext.tsx';
-import { Toc, TocCollapsible } from '../components/Toc.tsx';
-import type { TocItem } from '../shared/index.ts';
+import { Toc, TocCollapsible, type TocNode } from '../components/Toc.tsx';
 
 export interface DocPageProps {
   title: string;
   route: string;
   sidebar?: PageSidebar;
   breadcrumbs: Crumb[];
-  toc: TocItem[];
+  /** The headings the table of contents lists (the levels the doc's front matter asks for), nested. */
+  toc: TocNode[];
   hideToc?: boolean;
   previous?: PaginatorLink;
   next?: PaginatorLink;
