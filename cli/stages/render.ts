@@ -9,6 +9,7 @@ import readingTime from 'reading-time';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import { tocLevels, type TocLevelFields } from '../frontmatter.ts';
 import { isStackOverflow, NESTING_HINT } from '../mdx/limits.ts';
 import { createSourceMapReader, type KnownSourceMap } from '../stack-frames.ts';
 import { templateError, templateFailureKey, templateFrame, type TemplateFailure } from '../template-errors.ts';
@@ -401,7 +402,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           route: doc.route,
           sidebar,
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
-          toc: tocOf(compiled),
+          toc: tocOf(compiled, doc.frontMatter),
           hideToc: doc.frontMatter.hide_table_of_contents,
           previous,
           next,
@@ -419,9 +420,9 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
   }
 }
 
-/** A page's table of contents: its h2 and h3 headings (spec: TOC levels 2 to 3). */
-function tocOf(compiled: CompiledMdx): TocNode[] {
-  return tocTree(compiled.headings, { min: 2, max: 3 });
+/** A page's table of contents: the levels its front matter asks for, h2 and h3 by default. */
+function tocOf(compiled: CompiledMdx, frontMatter: TocLevelFields): TocNode[] {
+  return tocTree(compiled.headings, tocLevels(frontMatter));
 }
 
 function dated(iso: string | undefined, format: Intl.DateTimeFormat): { iso: string; text: string } | undefined {
@@ -505,7 +506,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,
-        toc: tocOf(entry.full),
+        toc: tocOf(entry.full, entry.post.frontMatter),
         newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
         older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
         contentLanguage: config.contentLanguage,
