@@ -97,6 +97,12 @@ export const docFrontMatterSchema = z.strictObject({
   keywords: z.array(z.string()).optional(),
   hide_table_of_contents: z.boolean().optional(),
   ...tocLevelFields,
+  /**
+   * The title is not shown as the heading at the top of the doc. It stays the page's h1,
+   * visually hidden, for screen readers and search engines; a doc whose first heading is
+   * its own `# heading` has that one as its h1 (Docusaurus's rule).
+   */
+  hide_title: z.boolean().optional(),
   /** Replaces the file name in the doc id (what sidebars and pagination_prev/next name) and in the default route. */
   id: z.string().regex(/^[^/\\\s]+$/, 'a doc id is one path segment: no slashes or spaces (move the file to change its folder)').optional(),
   /** The route: `/x` from the docs route, `x` from the doc's folder. */
@@ -168,7 +174,7 @@ export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
  * of source accepts (`slug` on docs) is listed here for the kinds that do not.
  */
 const DOCUSAURUS_FIELDS: Record<string, string> = {
-  hide_title: 'docsgen always shows `title` as the heading of the page.',
+  hide_title: 'Only docs can hide their title: a post or page always shows its `title` as its heading.',
   displayed_sidebar: "A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
   last_update: 'The "last updated" date of a doc comes from git (else from the file).',
   sidebar_custom_props: 'To style the sidebar item, give the doc a `sidebar_class_name`.',

@@ -41,6 +41,8 @@ export interface CompiledMdx {
   Content: MDXContent;
   /** Every h2–h6, in order: the table of contents is the levels of them the page asks for (render.ts). */
   headings: TocItem[];
+  /** Whether the document has its own `# title`, as its first heading (cli/mdx/remark-content-title.ts). */
+  hasContentTitle: boolean;
   links: SourceLink[];
   /**
    * The body of the document's Markdown twin (cli/markdown/), as text: made where the
@@ -177,6 +179,8 @@ export interface DiskEntry {
   code: string;
   /** See CompiledMdx. */
   headings: TocItem[];
+  /** See CompiledMdx. */
+  hasContentTitle: boolean;
   links: SourceLink[];
   /** See CompiledMdx. */
   twinBody: string;
@@ -427,6 +431,7 @@ async function compileUncached(input: { file: string; relFile: string; source: s
   return {
     Content: await evaluate(entry.code, input, entry.map),
     headings: entry.headings,
+    hasContentTitle: entry.hasContentTitle,
     links: entry.links,
     twinBody: entry.twinBody,
     routes: entry.routes,

@@ -404,6 +404,7 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
           toc: tocOf(compiled, doc.frontMatter),
           hideToc: doc.frontMatter.hide_table_of_contents,
+          hideTitle: doc.frontMatter.hide_title ? (compiled.hasContentTitle ? 'content' : 'visually') : undefined,
           previous,
           next,
           versionBadge: config.docs.version.badge ? site.docs.versionLabel : undefined,

@@ -1,9 +1,9 @@
 /**
  * The Docusaurus front-matter fields authors copy in (id, slug, image, keywords,
  * pagination_label, pagination_prev/next, sidebar_class_name, custom_edit_url, draft,
- * unlisted, toc_min_heading_level/toc_max_heading_level), each honoured in the HTML
- * written: test/fixtures/sites/front-matter has one doc or post per field, and the table
- * of contents cases add theirs. Drafts are built by `serve --watch`
+ * unlisted, toc_min_heading_level/toc_max_heading_level, hide_title), each honoured in
+ * the HTML written: test/fixtures/sites/front-matter has one doc or post per field, and
+ * the table of contents and title cases add theirs. Drafts are built by `serve --watch`
  * and left out of `docsgen build`. The fields docsgen does not support are refused with
  * what to do instead.
  */
@@ -50,6 +50,7 @@ async function siteWith(t: CleanupOwner, files: Record<string, string>): Promise
 }
 
 const doc = (fields: string, body = 'Text.') => `---\ntitle: T\ndescription: D.\n${fields}\n---\n\n${body}\n`;
+const titled = (title: string, fields: string, body: string) => `---\ntitle: ${title}\ndescription: D.\n${fields}\n---\n\n${body}\n`;
 
 describe('front-matter fields in docsgen build', () => {
   const cleanup = createCleanup();
@@ -208,18 +209,19 @@ describe('front-matter syntax', { concurrency: 2 }, () => {
 describe('front-matter fields docsgen does not know', { concurrency: 2 }, () => {
   it('a Docusaurus field is called one and removed with what to do instead, not matched to the nearest name', async (t) => {
     const root = await siteWith(t, {
-      'content/docs/extra.mdx': doc('hide_title: true\ndisplayed_sidebar: docs\nsidebar_custom_props:\n  badge: novo'),
-      'content/blog/2024-05-01-post.mdx': doc('date: 2024-05-01\nauthor: Ana'),
-      'content/pages/sobre.mdx': doc('slug: /quem-somos'),
+      'content/docs/extra.mdx': doc('displayed_sidebar: docs\nsidebar_custom_props:\n  badge: novo'),
+      'content/blog/2024-05-01-post.mdx': doc('date: 2024-05-01\nauthor: Ana\nhide_title: true'),
+      'content/pages/sobre.mdx': doc('slug: /quem-somos\nhide_title: true'),
     });
     const found = await problems(collect(await loadConfig(root)));
     assert.deepEqual(found.sort(), [
-      "content/docs/extra.mdx:4 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in docs. | Remove it. docsgen always shows `title` as the heading of the page.",
-      "content/docs/extra.mdx:5 Front-matter field 'displayed_sidebar' is a Docusaurus field docsgen does not support in docs. | Remove it. A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
-      "content/docs/extra.mdx:6 Front-matter field 'sidebar_custom_props' is a Docusaurus field docsgen does not support in docs. | Remove it. To style the sidebar item, give the doc a `sidebar_class_name`.",
+      "content/docs/extra.mdx:4 Front-matter field 'displayed_sidebar' is a Docusaurus field docsgen does not support in docs. | Remove it. A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
+      "content/docs/extra.mdx:5 Front-matter field 'sidebar_custom_props' is a Docusaurus field docsgen does not support in docs. | Remove it. To style the sidebar item, give the doc a `sidebar_class_name`.",
       "content/blog/2024-05-01-post.mdx:4 Front-matter field 'date' is a Docusaurus field docsgen does not support in blog posts. | Remove it. A post takes its date from its file name (YYYY-MM-DD-slug.mdx).",
       "content/blog/2024-05-01-post.mdx:5 Front-matter field 'author' is a Docusaurus field docsgen does not support in blog posts. | Remove it. List the authors by key in `authors`, and describe each in the blog's authors.yml.",
+      "content/blog/2024-05-01-post.mdx:6 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in blog posts. | Remove it. Only docs can hide their title: a post or page always shows its `title` as its heading.",
       "content/pages/sobre.mdx:4 Front-matter field 'slug' is a Docusaurus field docsgen does not support in pages. | Remove it. A page's URL is its path in the pages folder: move or rename the file.",
+      "content/pages/sobre.mdx:5 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in pages. | Remove it. Only docs can hide their title: a post or page always shows its `title` as its heading.",
     ].sort());
   });
 
@@ -258,7 +260,7 @@ const HEADINGS = [
   '### Tentar de novo',
 ].join('\n\nTexto.\n\n');
 
-describe('table of contents levels in the HTML written', () => {
+describe('table of contents levels and hide_title in the HTML written', () => {
   const cleanup = createCleanup();
   let out: string;
   const html = (rel: string) => readFile(path.join(out, rel), 'utf8');
@@ -283,6 +285,7 @@ describe('table of contents levels in the HTML written', () => {
     const mobile = /<details class="toc-mobile">[\s\S]*?<\/details>/.exec(page)?.[0];
     return { side: side === undefined ? undefined : outline(side), mobile: mobile === undefined ? undefined : outline(mobile) };
   };
+  const h1s = async (rel: string) => [...(await html(rel)).matchAll(/<h1([^>]*)>([^<]*)<\/h1>/g)].map((m) => `${m[2]}${m[1]}`);
 
   before(async () => {
     const root = await siteWith(cleanup, {
@@ -292,6 +295,9 @@ describe('table of contents levels in the HTML written', () => {
       'content/docs/niveis/so-h6.mdx': doc('toc_min_heading_level: 6\ntoc_max_heading_level: 6', HEADINGS),
       'content/blog/2024-05-01-niveis.mdx': doc('toc_min_heading_level: 3\ntoc_max_heading_level: 4', HEADINGS),
       'content/pages/niveis.mdx': doc('toc_min_heading_level: 2\ntoc_max_heading_level: 6', HEADINGS),
+      'content/docs/guia/sem-titulo.mdx': titled('Sem título', 'hide_title: true', 'Texto de abertura.\n\n## Seção'),
+      'content/docs/guia/titulo-proprio.mdx': titled('Título da página', 'hide_title: true', '# Título do texto\n\nTexto.\n\n## Seção'),
+      'content/docs/guia/titulo-visivel.mdx': titled('Título visível', 'hide_title: false', 'Texto.'),
     });
     out = await buildSite(root);
   });
@@ -333,6 +339,32 @@ describe('table of contents levels in the HTML written', () => {
 
   it('an MDX page accepts the levels, as in Docusaurus, and still shows no table of contents', async () => {
     assert.deepEqual(await tocs('niveis.html'), { side: undefined, mobile: undefined });
+  });
+
+  it('hide_title: true hides the title from the screen but keeps it as the h1', async () => {
+    assert.deepEqual(await h1s('docs/guia/sem-titulo.html'), ['Sem título class="visually-hidden"']);
+    const page = await html('docs/guia/sem-titulo.html');
+    assert.match(page, /<header class="doc-header"><h1 class="visually-hidden">Sem título<\/h1><nav class="copy-page"/);
+    assert.deepEqual(await h1s('docs/guia/titulo-visivel.html'), ['Título visível']);
+    assert.match(await html('docs/guia/titulo-visivel.html'), /<header class="doc-header"><h1>Título visível<\/h1>/);
+  });
+
+  it('hide_title: true on a doc whose first heading is its own # title leaves that one as the only h1', async () => {
+    assert.deepEqual(await h1s('docs/guia/titulo-proprio.html'), ['Título do texto']);
+    assert.match(await html('docs/guia/titulo-proprio.html'), /<header class="doc-header"><nav class="copy-page"/);
+  });
+
+  it('with hide_title the title still names the page, its sidebar item, its search entry and its Markdown twin', async () => {
+    const page = await html('docs/guia/titulo-proprio.html');
+    assert.match(page, /<title>Título da página \| Minimal<\/title>/);
+    assert.match(page, /<a class="menu__link menu__link--active" href="\/docs\/guia\/titulo-proprio" aria-current="page">Título da página<\/a>/);
+    assert.match(page, /<a class="menu__link" href="\/docs\/guia\/sem-titulo">Sem título<\/a>/);
+    assert.match(await html('docs/guia/sem-titulo.md'), /^# Sem título\n/);
+    assert.match(await html('docs/guia/titulo-proprio.md'), /^# Título da página\n/);
+    const searchFiles = (await readdir(path.join(out, 'search'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const search = (await Promise.all(searchFiles.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
+    assert.match(search, /Sem título/);
+    assert.match(search, /Título da página/);
   });
 });
 

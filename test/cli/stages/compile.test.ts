@@ -43,6 +43,13 @@ describe('compile', () => {
     );
   });
 
+  it('notes a document whose first heading is its own # title, as Docusaurus does', async () => {
+    assert.equal((await compileToHtml('# Meu título\n\nTexto.\n\n## Seção')).hasContentTitle, true);
+    assert.equal((await compileToHtml('Texto antes.\n\n# Meu título')).hasContentTitle, true);
+    assert.equal((await compileToHtml('## Seção\n\n# Depois')).hasContentTitle, false);
+    assert.equal((await compileToHtml('Só texto.')).hasContentTitle, false);
+  });
+
   it('turns :::type[Title] into admonitions, with default titles', async () => {
     const { html } = await compileToHtml(':::warning[Atenção]\nTexto **forte**.\n:::\n\n:::tip\nDica.\n:::');
     assert.match(html, /<div class="admonition admonition--warning">.*Atenção.*<strong>forte<\/strong>/s);
