@@ -11,6 +11,77 @@ import { distinctYamlErrors, yamlErrorMessage, yamlToJs } from './yaml-limits.ts
 /** Front matter is a flat list of fields with a few short lists: this is far more than any needs. */
 const FRONT_MATTER_MAX_DEPTH = 16;
 
+/**
+ * Heading levels of the table of contents, as Docusaurus counts them: 2 is h2 (`##`), 6 is
+ * h6. h1 is the page's title, which the table of contents never lists. The defaults are
+ * the spec's "table of contents levels: 2 to 3".
+ */
+export const TOC_LEVELS = { lowest: 2, highest: 6, defaultMin: 2, defaultMax: 3 } as const;
+
+/** The levels a page's table of contents lists, from its front matter (already checked). */
+export function tocLevels(frontMatter: TocLevelFields): { min: number; max: number } {
+  return { min: frontMatter.toc_min_heading_level ?? TOC_LEVELS.defaultMin, max: frontMatter.toc_max_heading_level ?? TOC_LEVELS.defaultMax };
+}
+
+export interface TocLevelFields {
+  toc_min_heading_level?: number;
+  toc_max_heading_level?: number;
+}
+
+/** How a value that is not a level reads in a message: what the author wrote, as YAML gave it. */
+function shownValue(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (typeof value === 'string') return `the text ${JSON.stringify(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return Array.isArray(value) ? 'a list' : 'a map';
+}
+
+function tocLevel() {
+  const error = (issue: { input?: unknown }) => `a table of contents level is a whole number from ${TOC_LEVELS.lowest} to ${TOC_LEVELS.highest}, not ${shownValue(issue.input)}`;
+  return z.number({ error }).int({ error }).min(TOC_LEVELS.lowest, { error }).max(TOC_LEVELS.highest, { error });
+}
+
+const tocLevelFields = {
+  /** The first heading level the table of contents lists: 2 (h2, the default) to 6. */
+  toc_min_heading_level: tocLevel().optional(),
+  /** The last heading level the table of contents lists: 2 to 6 (h6); default 3. */
+  toc_max_heading_level: tocLevel().optional(),
+};
+
+/**
+ * toc_min_heading_level may not be above toc_max_heading_level, given or default: the
+ * table of contents would list nothing, silently (Docusaurus shows an empty one). A level
+ * that is not one is reported by its own field; zod does not even call this for a wrong type.
+ */
+function checkTocRange(data: TocLevelFields, ctx: z.RefinementCtx): void {
+  const isLevel = (n: number | undefined) => n !== undefined && Number.isInteger(n) && n >= TOC_LEVELS.lowest && n <= TOC_LEVELS.highest;
+  const { toc_min_heading_level: min, toc_max_heading_level: max } = data;
+  if (!isLevel(min) || min === undefined) return;
+  if (max === undefined) {
+    if (min <= TOC_LEVELS.defaultMax) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['toc_min_heading_level'],
+      message: `${min} is above the default toc_max_heading_level, ${TOC_LEVELS.defaultMax}, so the table of contents would list no heading`,
+      params: { hint: `Add \`toc_max_heading_level: ${min}\` (or up to ${TOC_LEVELS.highest}) below it to list the h${min} headings, or lower toc_min_heading_level to ${TOC_LEVELS.defaultMin} or ${TOC_LEVELS.defaultMax}.` },
+    });
+    return;
+  }
+  if (!isLevel(max) || min <= max) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['toc_max_heading_level'],
+    message: `${max} is below toc_min_heading_level, ${min}, so the table of contents would list no heading`,
+    params: { hint: `The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to ${min} or more, or toc_min_heading_level to ${max} or less.` },
+  });
+}
+
+/** Hints for a wrong value of fields whose expected type alone does not say what to write. */
+const VALUE_HINTS: Partial<Record<string, string>> = {
+  toc_min_heading_level: `Write a number without quotes from ${TOC_LEVELS.lowest} to ${TOC_LEVELS.highest}: the table of contents starts at that heading level (3 is h3, \`###\` in Markdown). Remove the field to start at h${TOC_LEVELS.defaultMin}.`,
+  toc_max_heading_level: `Write a number without quotes from ${TOC_LEVELS.lowest} to ${TOC_LEVELS.highest}: the table of contents goes down to that heading level (4 is h4, \`####\` in Markdown). Remove the field to stop at h${TOC_LEVELS.defaultMax}.`,
+};
+
 function previewImage() {
   return z.string().regex(/^(?:\/(?!\/)|https:\/\/)\S+$/, 'an image is a path of the site starting with "/" (a file of the static folder) or an https: URL');
 }
@@ -25,6 +96,13 @@ export const docFrontMatterSchema = z.strictObject({
   tags: z.array(z.string().min(1)).optional(),
   keywords: z.array(z.string()).optional(),
   hide_table_of_contents: z.boolean().optional(),
+  ...tocLevelFields,
+  /**
+   * The title is not shown as the heading at the top of the doc. It stays the page's h1,
+   * visually hidden, for screen readers and search engines; a doc whose first heading is
+   * its own `# heading` has that one as its h1 (Docusaurus's rule).
+   */
+  hide_title: z.boolean().optional(),
   /** Replaces the file name in the doc id (what sidebars and pagination_prev/next name) and in the default route. */
   id: z.string().regex(/^[^/\\\s]+$/, 'a doc id is one path segment: no slashes or spaces (move the file to change its folder)').optional(),
   /** The route: `/x` from the docs route, `x` from the doc's folder. */
@@ -53,7 +131,7 @@ export const docFrontMatterSchema = z.strictObject({
   draft: z.boolean().optional(),
   /** Built and reachable by its URL, but not indexed and listed nowhere: sidebars, sitemap, search, llms.txt. */
   unlisted: z.boolean().optional(),
-});
+}).superRefine(checkTocRange);
 export type DocFrontMatter = z.infer<typeof docFrontMatterSchema>;
 
 export const postFrontMatterSchema = z.strictObject({
@@ -70,20 +148,23 @@ export const postFrontMatterSchema = z.strictObject({
   unlisted: z.boolean().optional(),
   keywords: z.array(z.string()).optional(),
   image: previewImage().optional(),
-});
+  ...tocLevelFields,
+}).superRefine(checkTocRange);
 export type PostFrontMatter = z.infer<typeof postFrontMatterSchema>;
 
 export const pageFrontMatterSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(1),
   hide_table_of_contents: z.boolean().optional(),
+  /** Accepted as in Docusaurus, where MDX pages have a table of contents; docsgen's pages show none. */
+  ...tocLevelFields,
   keywords: z.array(z.string()).optional(),
   image: previewImage().optional(),
   /** Built by `serve --watch`, left out of `docsgen build`. */
   draft: z.boolean().optional(),
   /** Built and reachable by its URL, but not indexed and listed nowhere: sitemap, search, llms.txt. */
   unlisted: z.boolean().optional(),
-});
+}).superRefine(checkTocRange);
 export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
 
 /**
@@ -93,10 +174,8 @@ export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
  * of source accepts (`slug` on docs) is listed here for the kinds that do not.
  */
 const DOCUSAURUS_FIELDS: Record<string, string> = {
-  hide_title: 'docsgen always shows `title` as the heading of the page.',
+  hide_title: 'Only docs can hide their title: a post or page always shows its `title` as its heading.',
   displayed_sidebar: "A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
-  toc_min_heading_level: 'The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).',
-  toc_max_heading_level: 'The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).',
   last_update: 'The "last updated" date of a doc comes from git (else from the file).',
   sidebar_custom_props: 'To style the sidebar item, give the doc a `sidebar_class_name`.',
   sidebar_key: 'Sidebar items are told apart by their doc id.',
@@ -265,6 +344,7 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     // zod 4 does not always fill issue.input, so "missing" is read from the parsed YAML itself.
     const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
     const field = issue.path.map(String).join('.');
+    const given = issue.code === 'custom' && typeof issue.params?.hint === 'string' ? issue.params.hint : VALUE_HINTS[field];
     return [
       new DocsgenError(
         missing ? `Front-matter field '${field}' is missing.` : `Front-matter field '${field}': ${issue.message}.`,
@@ -274,7 +354,7 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
           excerpt: where.line ? codeExcerpt(source, where.line, where.column) : undefined,
           hint: missing
             ? `Add \`${field}: ...\` between the --- lines at the top of the file.`
-            : `Give '${field}' a value of the expected type (${describeExpected(issue)}).`,
+            : (given ?? `Give '${field}' a value of the expected type (${describeExpected(issue)}).`),
         },
       ),
     ];

@@ -1,6 +1,8 @@
 /**
- * Gives every h2–h6 an id, appends the "Direct link to" anchor, and collects h2–h3
- * for the table of contents (spec: TOC levels 2 to 3).
+ * Gives every h2–h6 an id, appends the "Direct link to" anchor, and records each of them
+ * with its level. Which levels the table of contents lists is the page's choice
+ * (`toc_min_heading_level`/`toc_max_heading_level`, 2 to 3 by default), made when it
+ * renders: the compiled document, which is cached, stays the same whatever it chooses.
  */
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
@@ -10,15 +12,12 @@ import type { TocItem } from '../../templates/shared/index.ts';
 import { createSlugger } from './slug.ts';
 
 export interface RehypeHeadingsOptions {
-  toc: TocItem[];
-  minLevel?: number;
-  maxLevel?: number;
+  /** Filled with every h2–h6 of the document, in order. */
+  headings: TocItem[];
 }
 
 const rehypeHeadings: Plugin<[RehypeHeadingsOptions], Root> = (options) => (tree) => {
   const slug = createSlugger();
-  const min = options.minLevel ?? 2;
-  const max = options.maxLevel ?? 3;
   visit(tree, 'element', (node: Element) => {
     const match = /^h([2-6])$/.exec(node.tagName);
     if (!match) return;
@@ -33,7 +32,7 @@ const rehypeHeadings: Plugin<[RehypeHeadingsOptions], Root> = (options) => (tree
       properties: { href: `#${id}`, className: ['hash-link'], ariaLabel: `Direct link to ${text}`, title: `Direct link to ${text}` },
       children: [{ type: 'text', value: '#' }],
     });
-    if (level >= min && level <= max) options.toc.push({ level, id, text });
+    options.headings.push({ level, id, text });
   });
 };
 

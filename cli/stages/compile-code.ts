@@ -19,6 +19,7 @@ import rehypeHighlight from '../mdx/rehype-highlight.ts';
 import rehypeImageSize from '../mdx/rehype-image-size.ts';
 import rehypeTableScroll from '../mdx/rehype-table-scroll.ts';
 import remarkAdmonitions from '../mdx/remark-admonitions.ts';
+import remarkContentTitle from '../mdx/remark-content-title.ts';
 import { checkMdxSource, isStackOverflow, NESTING_HINT, remarkNestingLimit } from '../mdx/limits.ts';
 import remarkLinks, { type SourceLink } from '../mdx/remark-links.ts';
 import type { EncodedSourceMap } from '../mdx/runtime-errors.ts';
@@ -41,7 +42,8 @@ export async function compileCode(input: { file: string; relFile: string; source
     routes.set(file, route ?? null);
     return route;
   };
-  const toc: TocItem[] = [];
+  const headings: TocItem[] = [];
+  let hasContentTitle = false;
   const links: SourceLink[] = [];
   let markdown: MdastRoot = { type: 'root', children: [] };
   let code: string;
@@ -60,11 +62,12 @@ export async function compileCode(input: { file: string; relFile: string; source
           remarkDirective,
           remarkAdmonitions,
           remarkThemeImports,
+          [remarkContentTitle, { onContentTitle: () => (hasContentTitle = true) }],
           [remarkLinks, { file: input.file, routeOfFile, links }],
           [remarkTwinTree, { onTree: (tree: MdastRoot) => (markdown = tree) }],
         ],
         rehypePlugins: [
-          [rehypeHeadings, { toc }],
+          [rehypeHeadings, { headings }],
           rehypeCodeBlocks,
           rehypeTableScroll,
           [rehypeImageSize, { staticDir: context.staticDir }],
@@ -88,7 +91,7 @@ export async function compileCode(input: { file: string; relFile: string; source
   const classes = usedClasses(context.cache, code);
   // A document outside the routes (none in a build) has its twin's page anchors relative.
   const twinBody = writeMarkdown(mdxToMdast(markdown, { siteUrl: context.siteUrl, route: routeOfFile(input.file) ?? '' }), context.cache.twinStyle);
-  return { code, toc, links, twinBody, classes, map, routes: [...routes] };
+  return { code, headings, hasContentTitle, links, twinBody, classes, map, routes: [...routes] };
 }
 
 function mdxError(error: unknown, input: { relFile: string; source: string }): DocsgenError {

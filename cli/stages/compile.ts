@@ -1,5 +1,5 @@
 /**
- * Stage 2: MDX -> a React component, its table of contents and its links (with source
+ * Stage 2: MDX -> a React component, its headings and its links (with source
  * lines). Code is highlighted here, at build time, so no highlighter ships to browsers.
  * Results are cached by content hash in the build session, so a watch rebuild only
  * recompiles what changed.
@@ -39,7 +39,10 @@ export type { SourceLink };
 
 export interface CompiledMdx {
   Content: MDXContent;
-  toc: TocItem[];
+  /** Every h2–h6, in order: the table of contents is the levels of them the page asks for (render.ts). */
+  headings: TocItem[];
+  /** Whether the document has its own `# title`, as its first heading (cli/mdx/remark-content-title.ts). */
+  hasContentTitle: boolean;
   links: SourceLink[];
   /**
    * The body of the document's Markdown twin (cli/markdown/), as text: made where the
@@ -174,7 +177,10 @@ export async function flushCompileCache(cache: CompileCache): Promise<void> {
 /** What a compiled document leaves on disk: everything but the evaluated component. */
 export interface DiskEntry {
   code: string;
-  toc: TocItem[];
+  /** See CompiledMdx. */
+  headings: TocItem[];
+  /** See CompiledMdx. */
+  hasContentTitle: boolean;
   links: SourceLink[];
   /** See CompiledMdx. */
   twinBody: string;
@@ -424,7 +430,8 @@ async function compileUncached(input: { file: string; relFile: string; source: s
   }
   return {
     Content: await evaluate(entry.code, input, entry.map),
-    toc: entry.toc,
+    headings: entry.headings,
+    hasContentTitle: entry.hasContentTitle,
     links: entry.links,
     twinBody: entry.twinBody,
     routes: entry.routes,

@@ -9,6 +9,7 @@ import readingTime from 'reading-time';
 import type { SiteConfig } from '../config.ts';
 import type { Progress } from '../log.ts';
 import { DocsgenError, DocsgenErrors } from '../errors.ts';
+import { tocLevels, type TocLevelFields } from '../frontmatter.ts';
 import { isStackOverflow, NESTING_HINT } from '../mdx/limits.ts';
 import { createSourceMapReader, type KnownSourceMap } from '../stack-frames.ts';
 import { templateError, templateFailureKey, templateFrame, type TemplateFailure } from '../template-errors.ts';
@@ -16,6 +17,7 @@ import { mdxComponents } from '../../templates/components/MdxComponents.tsx';
 import type { PageSidebar, SiteData } from '../../templates/components/SiteContext.tsx';
 import { ApiReference, type ApiOperationView } from '../../templates/layouts/ApiReference.tsx';
 import { BlogArchive, BlogList, BlogPost, BlogTags, tagHeading, type PostSummary } from '../../templates/layouts/Blog.tsx';
+import { tocTree, type TocNode } from '../../templates/components/Toc.tsx';
 import { DocPage } from '../../templates/layouts/DocPage.tsx';
 import { Document, type HeadData, type PageAssets } from '../../templates/layouts/Document.tsx';
 import { NotFound } from '../../templates/layouts/NotFound.tsx';
@@ -400,8 +402,9 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           route: doc.route,
           sidebar,
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
-          toc: compiled.toc,
+          toc: tocOf(compiled, doc.frontMatter),
           hideToc: doc.frontMatter.hide_table_of_contents,
+          hideTitle: doc.frontMatter.hide_title ? (compiled.hasContentTitle ? 'content' : 'visually') : undefined,
           previous,
           next,
           versionBadge: config.docs.version.badge ? site.docs.versionLabel : undefined,
@@ -416,6 +419,11 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
     // Spec: /docs shows the main document; its canonical URL stays the document's own.
     if (doc.id === config.docs.mainDoc) page(config.docs.routeBasePath, doc.route);
   }
+}
+
+/** A page's table of contents: the levels its front matter asks for, h2 and h3 by default. */
+function tocOf(compiled: CompiledMdx, frontMatter: TocLevelFields): TocNode[] {
+  return tocTree(compiled.headings, tocLevels(frontMatter));
 }
 
 function dated(iso: string | undefined, format: Intl.DateTimeFormat): { iso: string; text: string } | undefined {
@@ -499,7 +507,7 @@ function renderBlog(input: RenderInput, config: SiteConfig, emit: (e: EmitEntry)
       body: createElement(BlogPost, {
         post: summaryOf(entry),
         recent,
-        toc: entry.full.toc,
+        toc: tocOf(entry.full, entry.post.frontMatter),
         newer: newer ? { href: newer.post.route, title: newer.post.frontMatter.title } : undefined,
         older: older ? { href: older.post.route, title: older.post.frontMatter.title } : undefined,
         contentLanguage: config.contentLanguage,

@@ -1,23 +1,36 @@
 import { DATA, type TocItem } from '../shared/index.ts';
 
-interface TocNode extends TocItem {
+/** A heading the table of contents lists, with the ones it lists under it. */
+export interface TocNode extends TocItem {
   children: TocNode[];
 }
 
-function nest(items: readonly TocItem[]): TocNode[] {
+/**
+ * The table of contents of a page's headings as Docusaurus makes it: each heading under
+ * the last one before it of a higher level (h2 > h3 > h4), then the levels outside
+ * `min`..`max` left out, the listed headings under a left-out one taking its place. So a
+ * list from h3 starts a new branch for the h4 of a new h2 section instead of hanging it
+ * under the h3 of the section before.
+ */
+export function tocTree(headings: readonly TocItem[], levels: { min: number; max: number }): TocNode[] {
   const roots: TocNode[] = [];
-  const stack: TocNode[] = [];
-  for (const item of items) {
-    const node: TocNode = { ...item, children: [] };
-    while (stack.length && stack[stack.length - 1]!.level >= item.level) stack.pop();
-    const parent = stack[stack.length - 1];
-    (parent ? parent.children : roots).push(node);
-    stack.push(node);
+  // The headings the next one may fall under, each with what it became in the list (none when left out).
+  const open: { level: number; node?: TocNode }[] = [];
+  for (const heading of headings) {
+    while (open.length > 0 && open[open.length - 1]!.level >= heading.level) open.pop();
+    const listed = heading.level >= levels.min && heading.level <= levels.max;
+    const node: TocNode | undefined = listed ? { ...heading, children: [] } : undefined;
+    if (node) {
+      let parent: TocNode | undefined;
+      for (let i = open.length - 1; i >= 0 && !parent; i--) parent = open[i]!.node;
+      (parent ? parent.children : roots).push(node);
+    }
+    open.push({ level: heading.level, node });
   }
   return roots;
 }
 
-function TocList({ nodes, className }: { nodes: TocNode[]; className?: string }) {
+function TocList({ nodes, className }: { nodes: readonly TocNode[]; className?: string }) {
   return (
     <ul className={className ?? 'toc__list'}>
       {nodes.map((node) => (
@@ -33,23 +46,23 @@ function TocList({ nodes, className }: { nodes: TocNode[]; className?: string })
 }
 
 /** Right-hand table of contents on wide screens. */
-export function Toc({ items }: { items: readonly TocItem[] }) {
+export function Toc({ items }: { items: readonly TocNode[] }) {
   if (items.length === 0) return null;
   return (
     <nav className="toc" aria-label="On this page" {...{ [DATA.toc]: '' }}>
       <p className="toc__heading">On this page</p>
-      <TocList nodes={nest(items)} />
+      <TocList nodes={items} />
     </nav>
   );
 }
 
 /** The same list as a disclosure above the content on narrow screens. */
-export function TocCollapsible({ items }: { items: readonly TocItem[] }) {
+export function TocCollapsible({ items }: { items: readonly TocNode[] }) {
   if (items.length === 0) return null;
   return (
     <details className="toc-mobile">
       <summary>On this page</summary>
-      <TocList nodes={nest(items)} />
+      <TocList nodes={items} />
     </details>
   );
 }

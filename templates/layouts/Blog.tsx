@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
-import { Toc, TocCollapsible } from '../components/Toc.tsx';
-import { DATA, type TocItem } from '../shared/index.ts';
+import { Toc, TocCollapsible, type TocNode } from '../components/Toc.tsx';
+import { DATA } from '../shared/index.ts';
 
 export interface PostSummary {
   title: string;
@@ -40,7 +40,7 @@ function BlogSidebar({ recent }: { recent: PostSummary[] }) {
 }
 
 /** The blog's columns: recent posts, the content and, on a post with headings, its table of contents (as Docusaurus's blog). */
-function BlogShell({ recent, toc, children }: { recent: PostSummary[]; toc?: readonly TocItem[]; children: ReactNode }) {
+function BlogShell({ recent, toc, children }: { recent: PostSummary[]; toc?: readonly TocNode[]; children: ReactNode }) {
   return (
     <div className="blog-layout container">
       <BlogSidebar recent={recent} />
@@ -162,8 +162,8 @@ export function BlogPost({
 }: {
   post: PostSummary;
   recent: PostSummary[];
-  /** The post's h2 and h3 headings. */
-  toc?: readonly TocItem[];
+  /** The post's headings of the levels its table of contents lists (h2 and h3 unless its front matter says otherwise). */
+  toc?: readonly TocNode[];
   newer?: PaginatorLink;
   older?: PaginatorLink;
   contentLanguage?: string;

@@ -5,16 +5,22 @@ import { EditMeta } from '../components/EditMeta.tsx';
 import { Paginator, type PaginatorLink } from '../components/Paginator.tsx';
 import { Sidebar } from '../components/Sidebar.tsx';
 import type { PageSidebar } from '../components/SiteContext.tsx';
-import { Toc, TocCollapsible } from '../components/Toc.tsx';
-import type { TocItem } from '../shared/index.ts';
+import { Toc, TocCollapsible, type TocNode } from '../components/Toc.tsx';
 
 export interface DocPageProps {
   title: string;
   route: string;
   sidebar?: PageSidebar;
   breadcrumbs: Crumb[];
-  toc: TocItem[];
+  /** The headings the table of contents lists (the levels the doc's front matter asks for), nested. */
+  toc: TocNode[];
   hideToc?: boolean;
+  /**
+   * `hide_title`: the title is not shown at the top. 'visually' keeps it as the page's h1
+   * for screen readers and search engines, hidden on screen; 'content' leaves the h1 to the
+   * document, whose first heading is its own `# title`.
+   */
+  hideTitle?: 'visually' | 'content';
   previous?: PaginatorLink;
   next?: PaginatorLink;
   /** The version label to show as a badge; none on a site with one version, as in Docusaurus. */
@@ -44,7 +50,7 @@ export function DocPage(props: DocPageProps) {
             {showToc ? <TocCollapsible items={props.toc} /> : null}
             <div className="markdown" lang={props.contentLanguage}>
               <header className="doc-header">
-                <h1>{props.title}</h1>
+                {props.hideTitle === 'content' ? null : <h1 className={props.hideTitle === 'visually' ? 'visually-hidden' : undefined}>{props.title}</h1>}
                 <CopyPage route={props.route} />
               </header>
               {props.children}

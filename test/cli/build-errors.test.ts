@@ -108,6 +108,22 @@ describe('build errors', { concurrency: 2 }, () => {
     assert.match(output, /Fix: Did you mean 'sidebar_position'\?/);
   });
 
+  it('table of contents levels that are not levels, or that list nothing: each at its line, with the fix', async (t) => {
+    const output = await failingBuildWith(t, {
+      'content/docs/guia/niveis.mdx': '---\ntitle: Níveis\ndescription: D.\ntoc_min_heading_level: 4\ntoc_max_heading_level: 3\n---\n\nTexto.\n',
+      'content/docs/guia/sete.mdx': '---\ntitle: Sete\ndescription: D.\ntoc_max_heading_level: 7\n---\n\nTexto.\n',
+    });
+    assert.match(output, /Found 2 problems in the content:/);
+    assert.match(
+      output,
+      /^content\/docs\/guia\/niveis\.mdx:5:1 {2}Front-matter field 'toc_max_heading_level': 3 is below toc_min_heading_level, 4, so the table of contents would list no heading\.\n(?: {2}.*\n)*> 5 \| toc_max_heading_level: 3\n(?: {2}.*\n)* {2}Fix: The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to 4 or more, or toc_min_heading_level to 3 or less\.$/m,
+    );
+    assert.match(
+      output,
+      /^content\/docs\/guia\/sete\.mdx:4:1 {2}Front-matter field 'toc_max_heading_level': a table of contents level is a whole number from 2 to 6, not 7\.\n(?: {2}.*\n)*> 4 \| toc_max_heading_level: 7\n(?: {2}.*\n)* {2}Fix: Write a number without quotes from 2 to 6: the table of contents goes down to that heading level \(4 is h4, `####` in Markdown\)\. Remove the field to stop at h3\.$/m,
+    );
+  });
+
   it('a sidebar entry naming a doc that does not exist suggests the closest id', async (t) => {
     const { output } = await failingBuild(t, 'unknown-sidebar');
     assert.match(output, /^site\.config\.ts:8:31 {2}The sidebar 'docs' lists 'guia\/primeiro-paso', which does not exist\.$/m);

@@ -1,9 +1,11 @@
 /**
  * The Docusaurus front-matter fields authors copy in (id, slug, image, keywords,
  * pagination_label, pagination_prev/next, sidebar_class_name, custom_edit_url, draft,
- * unlisted), each honoured in the HTML written: test/fixtures/sites/front-matter has one
- * doc or post per field. Drafts are built by `serve --watch` and left out of `docsgen
- * build`. The fields docsgen does not support are refused with what to do instead.
+ * unlisted, toc_min_heading_level/toc_max_heading_level, hide_title), each honoured in
+ * the HTML written: test/fixtures/sites/front-matter has one doc or post per field, and
+ * the table of contents and title cases add theirs. Drafts are built by `serve --watch`
+ * and left out of `docsgen build`. The fields docsgen does not support are refused with
+ * what to do instead.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -48,6 +50,7 @@ async function siteWith(t: CleanupOwner, files: Record<string, string>): Promise
 }
 
 const doc = (fields: string, body = 'Text.') => `---\ntitle: T\ndescription: D.\n${fields}\n---\n\n${body}\n`;
+const titled = (title: string, fields: string, body: string) => `---\ntitle: ${title}\ndescription: D.\n${fields}\n---\n\n${body}\n`;
 
 describe('front-matter fields in docsgen build', () => {
   const cleanup = createCleanup();
@@ -206,19 +209,19 @@ describe('front-matter syntax', { concurrency: 2 }, () => {
 describe('front-matter fields docsgen does not know', { concurrency: 2 }, () => {
   it('a Docusaurus field is called one and removed with what to do instead, not matched to the nearest name', async (t) => {
     const root = await siteWith(t, {
-      'content/docs/extra.mdx': doc('hide_title: true\ndisplayed_sidebar: docs\ntoc_max_heading_level: 4\nsidebar_custom_props:\n  badge: novo'),
-      'content/blog/2024-05-01-post.mdx': doc('date: 2024-05-01\nauthor: Ana'),
-      'content/pages/sobre.mdx': doc('slug: /quem-somos'),
+      'content/docs/extra.mdx': doc('displayed_sidebar: docs\nsidebar_custom_props:\n  badge: novo'),
+      'content/blog/2024-05-01-post.mdx': doc('date: 2024-05-01\nauthor: Ana\nhide_title: true'),
+      'content/pages/sobre.mdx': doc('slug: /quem-somos\nhide_title: true'),
     });
     const found = await problems(collect(await loadConfig(root)));
     assert.deepEqual(found.sort(), [
-      "content/docs/extra.mdx:4 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in docs. | Remove it. docsgen always shows `title` as the heading of the page.",
-      "content/docs/extra.mdx:5 Front-matter field 'displayed_sidebar' is a Docusaurus field docsgen does not support in docs. | Remove it. A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
-      "content/docs/extra.mdx:6 Front-matter field 'toc_max_heading_level' is a Docusaurus field docsgen does not support in docs. | Remove it. The table of contents lists the h2 and h3 headings; `hide_table_of_contents: true` hides it (docs and pages).",
-      "content/docs/extra.mdx:7 Front-matter field 'sidebar_custom_props' is a Docusaurus field docsgen does not support in docs. | Remove it. To style the sidebar item, give the doc a `sidebar_class_name`.",
+      "content/docs/extra.mdx:4 Front-matter field 'displayed_sidebar' is a Docusaurus field docsgen does not support in docs. | Remove it. A doc shows the sidebar that lists it: list the doc in that sidebar in site.config.ts (`sidebars`).",
+      "content/docs/extra.mdx:5 Front-matter field 'sidebar_custom_props' is a Docusaurus field docsgen does not support in docs. | Remove it. To style the sidebar item, give the doc a `sidebar_class_name`.",
       "content/blog/2024-05-01-post.mdx:4 Front-matter field 'date' is a Docusaurus field docsgen does not support in blog posts. | Remove it. A post takes its date from its file name (YYYY-MM-DD-slug.mdx).",
       "content/blog/2024-05-01-post.mdx:5 Front-matter field 'author' is a Docusaurus field docsgen does not support in blog posts. | Remove it. List the authors by key in `authors`, and describe each in the blog's authors.yml.",
+      "content/blog/2024-05-01-post.mdx:6 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in blog posts. | Remove it. Only docs can hide their title: a post or page always shows its `title` as its heading.",
       "content/pages/sobre.mdx:4 Front-matter field 'slug' is a Docusaurus field docsgen does not support in pages. | Remove it. A page's URL is its path in the pages folder: move or rename the file.",
+      "content/pages/sobre.mdx:5 Front-matter field 'hide_title' is a Docusaurus field docsgen does not support in pages. | Remove it. Only docs can hide their title: a post or page always shows its `title` as its heading.",
     ].sort());
   });
 
@@ -242,6 +245,171 @@ describe('front-matter fields docsgen does not know', { concurrency: 2 }, () => 
     assert.deepEqual(await editLinks('docs/proprio/index.html'), ['https://cms.example/edit/proprio']);
     assert.deepEqual(await editLinks('docs/sem/index.html'), []);
     assert.deepEqual(await editLinks('docs/intro/index.html'), ['https://git.example/edit/main/content/docs/intro.mdx']);
+  });
+});
+
+/** Headings of every level, twice over: a table of contents of any range has something to list and to nest. */
+const HEADINGS = [
+  '## Visão geral',
+  '### Antes de começar',
+  '#### Credenciais',
+  '##### Escopo',
+  '###### Detalhe do escopo',
+  '## Erros',
+  '#### Código direto',
+  '### Tentar de novo',
+].join('\n\nTexto.\n\n');
+
+describe('table of contents levels and hide_title in the HTML written', () => {
+  const cleanup = createCleanup();
+  let out: string;
+  const html = (rel: string) => readFile(path.join(out, rel), 'utf8');
+  /** A table of contents as nested "id" and "id > child" lines, read from the list's markup. */
+  const outline = (list: string) => {
+    const lines: string[] = [];
+    const trail: string[] = [];
+    for (const m of list.matchAll(/<(ul)[^>]*>|<\/(ul)>|<a href="#([^"]+)" class="toc__link">/g)) {
+      if (m[1]) trail.push('');
+      else if (m[2]) trail.pop();
+      else {
+        trail[trail.length - 1] = m[3]!;
+        lines.push(trail.join(' > '));
+      }
+    }
+    return lines;
+  };
+  /** The right-hand and the narrow-screen tables of contents of a page, as outlines. */
+  const tocs = async (rel: string) => {
+    const page = await html(rel);
+    const side = /<nav class="toc"[^>]*>[\s\S]*?<\/nav>/.exec(page)?.[0];
+    const mobile = /<details class="toc-mobile">[\s\S]*?<\/details>/.exec(page)?.[0];
+    return { side: side === undefined ? undefined : outline(side), mobile: mobile === undefined ? undefined : outline(mobile) };
+  };
+  const h1s = async (rel: string) => [...(await html(rel)).matchAll(/<h1([^>]*)>([^<]*)<\/h1>/g)].map((m) => `${m[2]}${m[1]}`);
+
+  before(async () => {
+    const root = await siteWith(cleanup, {
+      'content/docs/niveis/padrao.mdx': doc('', HEADINGS),
+      'content/docs/niveis/ate-h4.mdx': doc('toc_max_heading_level: 4', HEADINGS),
+      'content/docs/niveis/h3-a-h5.mdx': doc('toc_min_heading_level: 3\ntoc_max_heading_level: 5', HEADINGS),
+      'content/docs/niveis/so-h6.mdx': doc('toc_min_heading_level: 6\ntoc_max_heading_level: 6', HEADINGS),
+      'content/blog/2024-05-01-niveis.mdx': doc('toc_min_heading_level: 3\ntoc_max_heading_level: 4', HEADINGS),
+      'content/pages/niveis.mdx': doc('toc_min_heading_level: 2\ntoc_max_heading_level: 6', HEADINGS),
+      'content/docs/guia/sem-titulo.mdx': titled('Sem título', 'hide_title: true', 'Texto de abertura.\n\n## Seção'),
+      'content/docs/guia/titulo-proprio.mdx': titled('Título da página', 'hide_title: true', '# Título do texto\n\nTexto.\n\n## Seção'),
+      'content/docs/guia/titulo-visivel.mdx': titled('Título visível', 'hide_title: false', 'Texto.'),
+    });
+    out = await buildSite(root);
+  });
+  after(() => cleanup.run());
+
+  it('without the fields a page lists its h2 and h3 headings, as before', async () => {
+    const expected = ['visao-geral', 'visao-geral > antes-de-comecar', 'erros', 'erros > tentar-de-novo'];
+    assert.deepEqual(await tocs('docs/niveis/padrao.html'), { side: expected, mobile: expected });
+  });
+
+  it('toc_max_heading_level: 4 adds the h4 headings, nested under their heading, and no h5 or h6', async () => {
+    const expected = ['visao-geral', 'visao-geral > antes-de-comecar', 'visao-geral > antes-de-comecar > credenciais', 'erros', 'erros > codigo-direto', 'erros > tentar-de-novo'];
+    assert.deepEqual(await tocs('docs/niveis/ate-h4.html'), { side: expected, mobile: expected });
+  });
+
+  it('toc_min_heading_level: 3 leaves the h2 headings out and their h3 headings lead the list', async () => {
+    const expected = [
+      'antes-de-comecar',
+      'antes-de-comecar > credenciais',
+      'antes-de-comecar > credenciais > escopo',
+      'codigo-direto',
+      'tentar-de-novo',
+    ];
+    assert.deepEqual(await tocs('docs/niveis/h3-a-h5.html'), { side: expected, mobile: expected });
+    assert.deepEqual((await tocs('docs/niveis/so-h6.html')).side, ['detalhe-do-escopo']);
+  });
+
+  it('every heading the list links to has its id on the page (the build checked the links too)', async () => {
+    const page = await html('docs/niveis/h3-a-h5.html');
+    for (const [level, id] of [[3, 'antes-de-comecar'], [4, 'credenciais'], [5, 'escopo'], [4, 'codigo-direto'], [6, 'detalhe-do-escopo']] as const) {
+      assert.match(page, new RegExp(`<h${level} id="${id}" class="anchor">`));
+    }
+  });
+
+  it('a blog post takes the levels too, in both of its lists', async () => {
+    const expected = ['antes-de-comecar', 'antes-de-comecar > credenciais', 'codigo-direto', 'tentar-de-novo'];
+    assert.deepEqual(await tocs('blog/2024/05/01/niveis.html'), { side: expected, mobile: expected });
+  });
+
+  it('an MDX page accepts the levels, as in Docusaurus, and still shows no table of contents', async () => {
+    assert.deepEqual(await tocs('niveis.html'), { side: undefined, mobile: undefined });
+  });
+
+  it('hide_title: true hides the title from the screen but keeps it as the h1', async () => {
+    assert.deepEqual(await h1s('docs/guia/sem-titulo.html'), ['Sem título class="visually-hidden"']);
+    const page = await html('docs/guia/sem-titulo.html');
+    assert.match(page, /<header class="doc-header"><h1 class="visually-hidden">Sem título<\/h1><nav class="copy-page"/);
+    assert.deepEqual(await h1s('docs/guia/titulo-visivel.html'), ['Título visível']);
+    assert.match(await html('docs/guia/titulo-visivel.html'), /<header class="doc-header"><h1>Título visível<\/h1>/);
+  });
+
+  it('hide_title: true on a doc whose first heading is its own # title leaves that one as the only h1', async () => {
+    assert.deepEqual(await h1s('docs/guia/titulo-proprio.html'), ['Título do texto']);
+    assert.match(await html('docs/guia/titulo-proprio.html'), /<header class="doc-header"><nav class="copy-page"/);
+  });
+
+  it('with hide_title the title still names the page, its sidebar item, its search entry and its Markdown twin', async () => {
+    const page = await html('docs/guia/titulo-proprio.html');
+    assert.match(page, /<title>Título da página \| Minimal<\/title>/);
+    assert.match(page, /<a class="menu__link menu__link--active" href="\/docs\/guia\/titulo-proprio" aria-current="page">Título da página<\/a>/);
+    assert.match(page, /<a class="menu__link" href="\/docs\/guia\/sem-titulo">Sem título<\/a>/);
+    assert.match(await html('docs/guia/sem-titulo.md'), /^# Sem título\n/);
+    assert.match(await html('docs/guia/titulo-proprio.md'), /^# Título da página\n/);
+    const searchFiles = (await readdir(path.join(out, 'search'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const search = (await Promise.all(searchFiles.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
+    assert.match(search, /Sem título/);
+    assert.match(search, /Título da página/);
+  });
+});
+
+describe('table of contents levels that are not levels', { concurrency: 2 }, () => {
+  const level = (name: string, fix: string) =>
+    `Write a number without quotes from 2 to 6: the table of contents ${name === 'min' ? 'starts at' : 'goes down to'} that heading level (${fix}). Remove the field to ${name === 'min' ? 'start at h2' : 'stop at h3'}.`;
+  const MIN_HINT = level('min', '3 is h3, `###` in Markdown');
+  const MAX_HINT = level('max', '4 is h4, `####` in Markdown');
+
+  it('a level that is not a whole number from 2 to 6 names the file, the line, the value and what to write', async (t) => {
+    const root = await siteWith(t, {
+      'content/docs/um.mdx': doc('toc_min_heading_level: 1'),
+      'content/docs/sete.mdx': doc('sidebar_label: Sete\ntoc_max_heading_level: 7'),
+      'content/docs/texto.mdx': doc('toc_min_heading_level: "3"'),
+      'content/docs/fracao.mdx': doc('toc_max_heading_level: 3.5'),
+      'content/docs/vazio.mdx': doc('toc_max_heading_level:'),
+      'content/blog/2024-05-01-post.mdx': doc('toc_min_heading_level: 0'),
+      'content/pages/sobre.mdx': doc('toc_max_heading_level: h4'),
+    });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found.sort(), [
+      `content/docs/um.mdx:4 Front-matter field 'toc_min_heading_level': a table of contents level is a whole number from 2 to 6, not 1. | ${MIN_HINT}`,
+      `content/docs/sete.mdx:5 Front-matter field 'toc_max_heading_level': a table of contents level is a whole number from 2 to 6, not 7. | ${MAX_HINT}`,
+      `content/docs/texto.mdx:4 Front-matter field 'toc_min_heading_level': a table of contents level is a whole number from 2 to 6, not the text "3". | ${MIN_HINT}`,
+      `content/docs/fracao.mdx:4 Front-matter field 'toc_max_heading_level': a table of contents level is a whole number from 2 to 6, not 3.5. | ${MAX_HINT}`,
+      `content/docs/vazio.mdx:4 Front-matter field 'toc_max_heading_level': a table of contents level is a whole number from 2 to 6, not empty. | ${MAX_HINT}`,
+      `content/blog/2024-05-01-post.mdx:4 Front-matter field 'toc_min_heading_level': a table of contents level is a whole number from 2 to 6, not 0. | ${MIN_HINT}`,
+      `content/pages/sobre.mdx:4 Front-matter field 'toc_max_heading_level': a table of contents level is a whole number from 2 to 6, not the text "h4". | ${MAX_HINT}`,
+    ].sort());
+  });
+
+  it('a first level below the last, given or default, is reported at the field to change, with both ways out', async (t) => {
+    const root = await siteWith(t, {
+      'content/docs/invertido.mdx': doc('toc_min_heading_level: 4\ntoc_max_heading_level: 3'),
+      'content/docs/so-minimo.mdx': doc('keywords: [a]\ntoc_min_heading_level: 5'),
+      'content/blog/2024-05-01-post.mdx': doc('toc_max_heading_level: 2\ntoc_min_heading_level: 6'),
+      'content/docs/ok.mdx': doc('toc_min_heading_level: 3\ntoc_max_heading_level: 3'),
+      'content/docs/ok-so-maximo.mdx': doc('toc_max_heading_level: 2'),
+    });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(found.sort(), [
+      "content/docs/invertido.mdx:5 Front-matter field 'toc_max_heading_level': 3 is below toc_min_heading_level, 4, so the table of contents would list no heading. | The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to 4 or more, or toc_min_heading_level to 3 or less.",
+      "content/docs/so-minimo.mdx:5 Front-matter field 'toc_min_heading_level': 5 is above the default toc_max_heading_level, 3, so the table of contents would list no heading. | Add `toc_max_heading_level: 5` (or up to 6) below it to list the h5 headings, or lower toc_min_heading_level to 2 or 3.",
+      "content/blog/2024-05-01-post.mdx:4 Front-matter field 'toc_max_heading_level': 2 is below toc_min_heading_level, 6, so the table of contents would list no heading. | The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to 6 or more, or toc_min_heading_level to 2 or less.",
+    ].sort());
   });
 });
 

@@ -4,9 +4,9 @@ import rehypeHeadings from '../../../cli/mdx/rehype-headings.ts';
 import type { TocItem } from '../../../templates/shared/index.ts';
 import { renderMdx } from './render-mdx.ts';
 
-async function render(source: string, levels: { minLevel?: number; maxLevel?: number } = {}): Promise<{ html: string; toc: TocItem[] }> {
-  const toc: TocItem[] = [];
-  return { html: await renderMdx(source, { rehypePlugins: [[rehypeHeadings, { toc, ...levels }]] }), toc };
+async function render(source: string): Promise<{ html: string; headings: TocItem[] }> {
+  const headings: TocItem[] = [];
+  return { html: await renderMdx(source, { rehypePlugins: [[rehypeHeadings, { headings }]] }), headings };
 }
 
 describe('rehype-headings', () => {
@@ -23,12 +23,17 @@ describe('rehype-headings', () => {
     );
   });
 
-  it('collects h2–h3 for the table of contents, or the levels asked for', async () => {
-    const source = '## Um\n\n### Dois\n\n#### Três\n';
-    assert.deepEqual((await render(source)).toc, [
+  it('records every h2–h6 with its level, for the table of contents to pick its levels from', async () => {
+    const { html, headings } = await render('# Título\n\n## Um\n\n### Dois\n\n#### Três\n\n##### Quatro\n\n###### Cinco\n');
+    assert.deepEqual(headings, [
       { level: 2, id: 'um', text: 'Um' },
       { level: 3, id: 'dois', text: 'Dois' },
+      { level: 4, id: 'tres', text: 'Três' },
+      { level: 5, id: 'quatro', text: 'Quatro' },
+      { level: 6, id: 'cinco', text: 'Cinco' },
     ]);
-    assert.deepEqual((await render(source, { minLevel: 3, maxLevel: 4 })).toc.map((item) => item.id), ['dois', 'tres']);
+    // Every one of them can be linked to, whether or not a table of contents lists it.
+    for (const id of ['um', 'dois', 'tres', 'quatro', 'cinco']) assert.match(html, new RegExp(`<h[2-6] id="${id}" class="anchor">[^<]*<a href="#${id}" class="hash-link"`));
+    assert.match(html, /^<h1>Título<\/h1>/);
   });
 });

@@ -23,19 +23,31 @@ async function compileToHtml(body: string, options: { file?: string; routes?: Re
 }
 
 describe('compile', () => {
-  it('gives headings ASCII ids without accents, an anchor link, and a TOC of h2-h3 only', async () => {
-    const { html, toc } = await compileToHtml('## Códigos de erro\n\n### Criar um pagamento (POST)\n\n#### Detalhe\n\n## Códigos de erro');
+  it('gives headings ASCII ids without accents and an anchor link, and records every h2-h6 for the TOC to choose from', async () => {
+    const { html, headings } = await compileToHtml('## Códigos de erro\n\n### Criar um pagamento (POST)\n\n#### Detalhe\n\n##### Campo\n\n###### Valor\n\n## Códigos de erro');
     assert.match(html, /<h2 id="codigos-de-erro" class="anchor">Códigos de erro<a href="#codigos-de-erro" class="hash-link" aria-label="Direct link to Códigos de erro"/);
     assert.match(html, /<h3 id="criar-um-pagamento-post"/);
-    assert.match(html, /<h4 id="detalhe"/);
+    assert.match(html, /<h4 id="detalhe" class="anchor">Detalhe<a href="#detalhe" class="hash-link"/);
+    assert.match(html, /<h5 id="campo"/);
+    assert.match(html, /<h6 id="valor"/);
     assert.deepEqual(
-      toc.map((t) => [t.level, t.id]),
+      headings.map((t) => [t.level, t.id]),
       [
         [2, 'codigos-de-erro'],
         [3, 'criar-um-pagamento-post'],
+        [4, 'detalhe'],
+        [5, 'campo'],
+        [6, 'valor'],
         [2, 'codigos-de-erro-1'],
       ],
     );
+  });
+
+  it('notes a document whose first heading is its own # title, as Docusaurus does', async () => {
+    assert.equal((await compileToHtml('# Meu título\n\nTexto.\n\n## Seção')).hasContentTitle, true);
+    assert.equal((await compileToHtml('Texto antes.\n\n# Meu título')).hasContentTitle, true);
+    assert.equal((await compileToHtml('## Seção\n\n# Depois')).hasContentTitle, false);
+    assert.equal((await compileToHtml('Só texto.')).hasContentTitle, false);
   });
 
   it('turns :::type[Title] into admonitions, with default titles', async () => {
