@@ -22,7 +22,7 @@ import { createLogger, formatMs } from './log.ts';
 import type { DevSessionOptions } from './watch/dev-session.ts';
 import { TEMPLATES_DIR } from './paths.ts';
 import { startServer, type RunningServer } from './serve.ts';
-import { bundleLiveReloadClient, createLiveReload, type LiveReload } from './watch/live.ts';
+import { PLACEHOLDER_ATTRIBUTE, PLACEHOLDER_TEXT, bundleLiveReloadClient, createLiveReload, type LiveReload, type PlaceholderState } from './watch/live.ts';
 import { createRebuildQueue } from './watch/rebuild-queue.ts';
 import { createErrorReporter, shownPath, stageTimes, successLine } from './watch/report.ts';
 import { conventionalSources, isIgnored, watchedFolders, watchedList } from './watch/watched-files.ts';
@@ -255,15 +255,13 @@ function serverIdle(server: RunningServer): Promise<void> {
  * A page to serve until the first build is written, so the server can start at once and
  * show the overlay; once a first build failed, it says so instead of "building".
  */
-async function writePlaceholder(outDir: string, state: 'building' | 'failed' = 'building'): Promise<void> {
+async function writePlaceholder(outDir: string, state: PlaceholderState = 'building'): Promise<void> {
   // Marked as docsgen's: the server may stop before a first build is written, and the next start must accept the folder.
   await makeOutputFolder(outDir);
-  const [title, text] =
-    state === 'building'
-      ? ['Building…', 'docsgen is building the site. This page reloads by itself when the build is done.']
-      : ['Build failed', 'The build failed, and no earlier build is there to show. Fix the file named in the error (in the terminal, and over this page) and save: this page reloads by itself when a build succeeds.'];
+  const { title, text } = PLACEHOLDER_TEXT[state];
+  // The live-reload script finds the state, the heading and the paragraph here (templates/client/live-reload.ts).
   const page =
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>` +
+    `<!DOCTYPE html><html lang="en" ${PLACEHOLDER_ATTRIBUTE}="${state}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>` +
     `<body style="font-family: system-ui, sans-serif; margin: 3rem auto; max-width: 40rem; padding: 0 1rem"><h1>${title}</h1>` +
     `<p>${text}</p></body></html>\n`;
   await writeFile(path.join(outDir, 'index.html'), page);

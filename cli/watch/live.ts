@@ -23,7 +23,18 @@ import { withBase } from '../../templates/shared/base-url.ts';
 import { TEMPLATES_DIR } from '../paths.ts';
 
 // The protocol is shared with the browser script; the server's users import it from here.
-export { CLIENT_PATH, ERRORS_PATH, EVENTS_PATH, LIVE_PREFIX, type LiveMessage, type OverlayError, type OverlayPayload } from '../../templates/shared/live-reload.ts';
+export {
+  CLIENT_PATH,
+  ERRORS_PATH,
+  EVENTS_PATH,
+  LIVE_PREFIX,
+  PLACEHOLDER_ATTRIBUTE,
+  PLACEHOLDER_TEXT,
+  type LiveMessage,
+  type OverlayError,
+  type OverlayPayload,
+  type PlaceholderState,
+} from '../../templates/shared/live-reload.ts';
 
 export interface LiveReload {
   middleware(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;

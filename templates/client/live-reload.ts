@@ -6,7 +6,16 @@
  * server into the HTML it serves; `docsgen build` never includes it.
  */
 import { EVENTS, canonicalPath } from '../shared/index.ts';
-import { EVENTS_PATH, HELLO_EVENT, type LiveHello, type LiveMessage, type LiveMessageOf, type OverlayPayload } from '../shared/live-reload.ts';
+import {
+  EVENTS_PATH,
+  HELLO_EVENT,
+  PLACEHOLDER_ATTRIBUTE,
+  PLACEHOLDER_TEXT,
+  type LiveHello,
+  type LiveMessage,
+  type LiveMessageOf,
+  type OverlayPayload,
+} from '../shared/live-reload.ts';
 import { withoutBase } from '../shared/base-url.ts';
 import { siteBaseUrl, siteUrl } from './base-url.ts';
 import { keepLive, morph, type RefreshDetail } from './morph.ts';
@@ -83,6 +92,23 @@ const OVERLAY_STYLE = `
   .hint { margin: 0.25rem 0 0; color: #2e4b2e; }
 `;
 
+/**
+ * A placeholder opened while the first build ran says "Building…"; once that build failed,
+ * it says what the server now serves in its place. Changed here rather than reloaded: the
+ * reload would fetch the same placeholder, and the next successful build reloads the page.
+ */
+function placeholderFailed(): void {
+  const root = document.documentElement;
+  if (root.getAttribute(PLACEHOLDER_ATTRIBUTE) !== 'building') return;
+  const { title, text } = PLACEHOLDER_TEXT.failed;
+  root.setAttribute(PLACEHOLDER_ATTRIBUTE, 'failed');
+  document.title = title;
+  const heading = document.querySelector('body > h1');
+  if (heading) heading.textContent = title;
+  const paragraph = document.querySelector('body > p');
+  if (paragraph) paragraph.textContent = text;
+}
+
 function hideOverlay(): void {
   document.getElementById(OVERLAY_ID)?.remove();
 }
@@ -90,6 +116,7 @@ function hideOverlay(): void {
 function showOverlay(payload: OverlayPayload): void {
   hideOverlay();
   if (payload.errors.length === 0) return;
+  if (payload.noGoodBuild) placeholderFailed();
   const host = document.createElement('div');
   host.id = OVERLAY_ID;
   const shadow = host.attachShadow({ mode: 'open' });

@@ -32,6 +32,25 @@ export interface OverlayPayload {
   noGoodBuild?: boolean;
 }
 
+/**
+ * Before any build succeeded, watch mode serves a placeholder page (cli/watch.ts), marked
+ * by this attribute on <html> with its state. A page opened while the first build runs
+ * says "building"; when that build fails, the live-reload script changes it in place to
+ * what the server now serves, since reloading would only fetch the same placeholder again.
+ */
+export const PLACEHOLDER_ATTRIBUTE = 'data-docsgen-placeholder';
+
+export type PlaceholderState = 'building' | 'failed';
+
+/** The placeholder's title (also its one heading) and its one paragraph, in each state. */
+export const PLACEHOLDER_TEXT: Record<PlaceholderState, { title: string; text: string }> = {
+  building: { title: 'Building…', text: 'docsgen is building the site. This page reloads by itself when the build is done.' },
+  failed: {
+    title: 'Build failed',
+    text: 'The build failed, and no earlier build is there to show. Fix the file named in the error (in the terminal, and over this page) and save: this page reloads by itself when a build succeeds.',
+  },
+};
+
 /** The first event of every stream. */
 export interface LiveHello {
   /** Changes with every start of the server, so a page that reconnects to a restarted watch reloads. */

@@ -93,6 +93,43 @@ describe('phones and keyboards (real site)', () => {
     }
   });
 
+  it("scrolled on a phone, a long API sample passes no line of code under its Copy button", async () => {
+    for (const route of ['/api-reference', '/onboarding-api-reference']) {
+      const page = await open(route, 390);
+      // Every visible sample taller than its box, scrolled to a few depths: the first lines, a third, two thirds, the end.
+      const covered = await page.evaluate(() => {
+        const samples = Array.from(document.querySelectorAll<HTMLElement>('.api-op .code-block pre')).filter((pre) => pre.checkVisibility() && pre.scrollHeight > pre.clientHeight + 1);
+        const found: string[] = [];
+        for (const [i, pre] of samples.entries()) {
+          const button = pre.closest('.code-block__body')!.querySelector('.code-block__copy')!;
+          const range = pre.scrollHeight - pre.clientHeight;
+          for (const scrollTop of [20, Math.round(range / 3), Math.round((2 * range) / 3), range]) {
+            pre.scrollTop = scrollTop;
+            const box = pre.getBoundingClientRect();
+            // The box's scrollport: a line clipped out of it is not on screen, whatever its rectangle says.
+            const port = new DOMRect(box.left + pre.clientLeft, box.top + pre.clientTop, pre.clientWidth, pre.clientHeight);
+            const buttonBox = button.getBoundingClientRect();
+            // What shows of each line is its part inside the scrollport; that part must not meet the button.
+            // (Inline rather than a named helper: tsx would wrap one in a __name() call the page does not have.)
+            const hidden = Array.from(pre.querySelectorAll('.line')).filter((line) => {
+              const l = line.getBoundingClientRect();
+              const top = Math.max(l.top, port.top);
+              const bottom = Math.min(l.bottom, port.bottom);
+              const left = Math.max(l.left, port.left);
+              const right = Math.min(l.right, port.right);
+              return top < bottom && left < right && top < buttonBox.bottom && buttonBox.top < bottom && left < buttonBox.right && buttonBox.left < right;
+            });
+            if (hidden.length > 0) found.push(`sample ${i + 1} scrolled by ${scrollTop} px: ${hidden.length} line(s) under the button, the first "${hidden[0]!.textContent!.trim().slice(0, 40)}"`);
+          }
+        }
+        return { samples: samples.length, found };
+      });
+      assert.ok(covered.samples > 0, `${route} has a sample that scrolls at 390 px`);
+      assert.deepEqual(covered.found, [], `${route}: lines pass under the Copy button`);
+      await page.close();
+    }
+  });
+
   it('navbar and mobile menu controls are touch targets of at least 44 x 44 px', async () => {
     const page = await open('/docs/api/pagamento', 390);
     const sizes = (selector: string) =>

@@ -442,6 +442,8 @@ describe('docsgen serve --watch from the command line', () => {
       for (const route of ['/', '/docs/introducao']) {
         const html = await (await fetch(`${handle.url}${route}`)).text();
         assert.match(html, /<h1>Build failed<\/h1>/, route);
+        // The state the live-reload script reads (and sets in a page opened while the build ran).
+        assert.match(html, /<html lang="en" data-docsgen-placeholder="failed">/, route);
         assert.match(html, /The build failed, and no earlier build is there to show\. Fix the file named in the error/, route);
         assert.doesNotMatch(html, /Building|reloads by itself when the build is done/, route);
       }
