@@ -404,7 +404,8 @@ function renderDocs(input: RenderInput, config: SiteConfig, site: SiteData, emit
           breadcrumbs: [...trail, { label: doc.frontMatter.sidebar_label ?? doc.frontMatter.title }],
           toc: tocOf(compiled, doc.frontMatter),
           hideToc: doc.frontMatter.hide_table_of_contents,
-          hideTitle: doc.frontMatter.hide_title ? (compiled.hasContentTitle ? 'content' : 'visually') : undefined,
+          // As in Docusaurus, a doc whose first heading is its own `# title` has that one as its only h1.
+          hideTitle: compiled.hasContentTitle ? 'content' : doc.frontMatter.hide_title ? 'visually' : undefined,
           previous,
           next,
           versionBadge: config.docs.version.badge ? site.docs.versionLabel : undefined,

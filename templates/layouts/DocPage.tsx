@@ -16,9 +16,9 @@ export interface DocPageProps {
   toc: TocNode[];
   hideToc?: boolean;
   /**
-   * `hide_title`: the title is not shown at the top. 'visually' keeps it as the page's h1
+   * The title is not shown at the top. 'visually' (`hide_title`) keeps it as the page's h1
    * for screen readers and search engines, hidden on screen; 'content' leaves the h1 to the
-   * document, whose first heading is its own `# title`.
+   * document, whose first heading is its own `# title` (with or without `hide_title`).
    */
   hideTitle?: 'visually' | 'content';
   previous?: PaginatorLink;

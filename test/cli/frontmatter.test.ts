@@ -298,6 +298,7 @@ describe('table of contents levels and hide_title in the HTML written', () => {
       'content/docs/guia/sem-titulo.mdx': titled('Sem título', 'hide_title: true', 'Texto de abertura.\n\n## Seção'),
       'content/docs/guia/titulo-proprio.mdx': titled('Título da página', 'hide_title: true', '# Título do texto\n\nTexto.\n\n## Seção'),
       'content/docs/guia/titulo-visivel.mdx': titled('Título visível', 'hide_title: false', 'Texto.'),
+      'content/docs/guia/titulo-no-texto.mdx': titled('Título do sidebar', '', '# Título escrito no texto\n\nTexto.'),
     });
     out = await buildSite(root);
   });
@@ -352,6 +353,11 @@ describe('table of contents levels and hide_title in the HTML written', () => {
   it('hide_title: true on a doc whose first heading is its own # title leaves that one as the only h1', async () => {
     assert.deepEqual(await h1s('docs/guia/titulo-proprio.html'), ['Título do texto']);
     assert.match(await html('docs/guia/titulo-proprio.html'), /<header class="doc-header"><nav class="copy-page"/);
+  });
+
+  it('a doc whose first heading is its own # title has that one as its only h1, without hide_title too (as in Docusaurus)', async () => {
+    assert.deepEqual(await h1s('docs/guia/titulo-no-texto.html'), ['Título escrito no texto']);
+    assert.match(await html('docs/guia/titulo-no-texto.html'), /<title>Título do sidebar \| Minimal<\/title>/);
   });
 
   it('with hide_title the title still names the page, its sidebar item, its search entry and its Markdown twin', async () => {
