@@ -34,6 +34,8 @@ export interface ScaleRun {
   cleanPeakRssMb: number;
   stages: { name: string; ms: number }[];
   warmMs: number;
+  /** The stages of the build that reuses the compile cache. */
+  warmStages?: { name: string; ms: number }[];
   warmPeakRssMb: number;
 }
 
@@ -67,6 +69,7 @@ export async function benchScale(sizes = SCALE_SIZES): Promise<ScaleRun[]> {
         cleanPeakRssMb: report.peakRssBytes / 1024 / 1024,
         stages: report.stages.map((s) => ({ name: s.name, ms: s.ms })),
         warmMs: warm.wallMs,
+        warmStages: warmParsed.stages.map((s) => ({ name: s.name, ms: s.ms })),
         warmPeakRssMb: warmParsed.peakRssBytes / 1024 / 1024,
       });
     } finally {
@@ -81,13 +84,17 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function formatScaleBench(runs: readonly ScaleRun[]): string {
   const names = [...new Set(runs.flatMap((r) => r.stages.map((s) => s.name)))];
   const header = ['', ...runs.map((r) => `${r.docs.toLocaleString('en-US')} docs`)];
+  const stageTime = (stages: ScaleRun['stages'] | undefined, name: string) => {
+    const stage = stages?.find((s) => s.name === name);
+    return stage ? seconds(stage.ms) : '–';
+  };
   const rows: string[][] = [
     ['clean build', ...runs.map((r) => `${seconds(r.cleanMs)}, ${r.cleanPeakRssMb.toFixed(0)} MB`)],
     ['build reusing the compile cache', ...runs.map((r) => `${seconds(r.warmMs)}, ${r.warmPeakRssMb.toFixed(0)} MB`)],
     ['output', ...runs.map((r) => `${r.files.toLocaleString('en-US')} files, ${(r.bytes / 1024 / 1024).toFixed(0)} MB`)],
-    ...names.map((name) => [`  ${name}`, ...runs.map((r) => seconds(r.stages.find((s) => s.name === name)?.ms ?? 0))]),
+    ...names.map((name) => [`  ${name}`, ...runs.map((r) => `${stageTime(r.stages, name)} · ${stageTime(r.warmStages, name)}`)]),
   ];
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return ['Generated sites (clean build per stage; one run each, fresh processes):', line(header), ...rows.map(line)].join('\n');
+  return ['Generated sites (one run each, fresh processes; stages: clean · reusing the compile cache):', line(header), ...rows.map(line)].join('\n');
 }
