@@ -181,6 +181,9 @@ function connect(): void {
     else hideOverlay();
   });
   on('reload', (event) => {
+    // A build succeeded. A placeholder open at an address the site does not have (its 404)
+    // is in no list of changed routes, and nothing on it is worth keeping.
+    if (document.documentElement.hasAttribute(PLACEHOLDER_ATTRIBUTE)) return reload();
     const data = parse<LiveMessageOf<'reload'>>(event);
     if (!data) return;
     // The router forgets its copies of these pages (prefetched, or kept for back and forward).

@@ -204,75 +204,101 @@ describe('serve --watch in the browser', () => {
   });
 });
 
-describe('serve --watch in the browser, when the first build fails', () => {
-  let root: string;
-  let gateDir: string;
+describe('serve --watch in the browser, while the first build runs', () => {
   let browser: TestBrowser;
-  let cli: { kill(signal: NodeJS.Signals): void; output(): string; exited: Promise<unknown>; running(): boolean } | undefined;
+  const dirs: string[] = [];
+  const clis: { kill(signal: NodeJS.Signals): void; exited: Promise<unknown>; running(): boolean }[] = [];
 
   before(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-first-'));
-    gateDir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-gate-'));
-    await cp(path.join(repoRoot, 'test/fixtures/sites/watch'), root, { recursive: true });
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
-    if (cli?.running()) {
+    for (const cli of clis) {
+      if (!cli.running()) continue;
       cli.kill('SIGINT');
       await Promise.race([cli.exited, new Promise((resolve) => setTimeout(resolve, WAIT_MS))]);
       if (cli.running()) cli.kill('SIGKILL');
     }
-    for (const dir of [root, gateDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('a page open while it runs says the build failed, not "Building…", and shows the site once the file is fixed', async () => {
-    const doc = path.join(root, 'content/docs/introducao.mdx');
-    const original = await readFile(doc, 'utf8');
-    await writeFile(doc, original.replace('Texto original da introdução.', 'Texto {quebrado da introdução.'));
-    // The config waits for a file the test creates: the first build runs until the page is open, however fast the machine.
+  /**
+   * `serve --watch` on a copy of the watch fixture whose first build waits, in its config,
+   * for a file the test creates (`release`): it runs until the pages are open, however fast the machine.
+   */
+  async function startHeld(prepare: (root: string) => Promise<void> = async () => undefined) {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-first-'));
+    const gateDir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-gate-'));
+    dirs.push(root, gateDir);
+    await cp(path.join(repoRoot, 'test/fixtures/sites/watch'), root, { recursive: true });
+    await prepare(root);
     const gate = path.join(gateDir, 'go');
     const config = path.join(root, 'site.config.ts');
     await writeFile(config, `import { existsSync } from 'node:fs';\nwhile (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 20));\n${await readFile(config, 'utf8')}`);
-
     const child = spawn(process.execPath, [path.join(repoRoot, 'cli/bin.mjs'), 'serve', '--watch', '--port', '0', '--root', root], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    cli = { kill: (signal) => child.kill(signal), output: () => output, exited, running: () => child.exitCode === null && child.signalCode === null };
+    clis.push({ kill: (signal) => child.kill(signal), exited, running: () => child.exitCode === null && child.signalCode === null });
     const url = await waitFor('the server', () => /at (http:\/\/localhost:\d+) — building/.exec(output)?.[1], 90_000);
+    return { root, url, output: () => output, release: () => writeFile(gate, '') };
+  }
+
+  const heading = (page: Page) => page.evaluate(() => document.querySelector('h1')?.textContent ?? '');
+
+  it('a page open while it runs says the build failed, not "Building…", and shows the site once the file is fixed', async () => {
+    let doc = '';
+    let original = '';
+    const watch = await startHeld(async (root) => {
+      doc = path.join(root, 'content/docs/introducao.mdx');
+      original = await readFile(doc, 'utf8');
+      await writeFile(doc, original.replace('Texto original da introdução.', 'Texto {quebrado da introdução.'));
+    });
 
     const page = await browser.newPage();
     const errors = collectErrors(page);
     let loads = 0;
     page.on('load', () => loads++);
-    await open(page, url, '/docs/introducao');
-    const heading = () => page.evaluate(() => document.querySelector('h1')?.textContent ?? '');
-    assert.equal(await heading(), 'Building…', 'the placeholder is open while the first build runs');
+    await open(page, watch.url, '/docs/introducao');
+    assert.equal(await heading(page), 'Building…', 'the placeholder is open while the first build runs');
     await page.evaluate(() => {
       window.docsgenWatchMarker = 'open while building';
     });
 
-    await writeFile(gate, '');
+    await watch.release();
     await waitFor('the overlay', async () => (await overlayText(page)).includes('No build has succeeded yet'), 90_000);
-    await waitFor('the page to say the build failed', async () => (await heading()) === 'Build failed');
+    await waitFor('the page to say the build failed', async () => (await heading(page)) === 'Build failed');
     assert.equal(await page.title(), 'Build failed');
     const text = await bodyText(page);
     assert.match(text, /The build failed, and no earlier build is there to show\. Fix the file named in the error/);
     assert.doesNotMatch(text, /Building|reloads by itself when the build is done/);
     assert.equal(await page.evaluate(() => window.docsgenWatchMarker), 'open while building', 'the page changed in place, without a reload');
-    assert.match(output, /first build → build failed/);
+    assert.match(watch.output(), /first build → build failed/);
 
     await writeFile(doc, original.replace('Texto original da introdução.', 'Texto consertado da introdução.'));
     await waitFor('the built page', async () => (await bodyText(page)).includes('Texto consertado da introdução.'));
-    assert.equal(await heading(), 'Introdução');
+    assert.equal(await heading(page), 'Introdução');
     assert.equal(await overlayText(page), '', 'the overlay is gone');
     assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-docsgen-placeholder')), false, 'the built page, not a placeholder');
     assert.equal(loads, 2, 'the placeholder, then the built page: one reload, not a loop');
     // The placeholder is served with status 404 at every address but the home page's, and names no icon (the browser asks for /favicon.ico).
     assert.deepEqual(errors.filter((error) => !/status of 404/.test(error)), []);
+    await page.close();
+  });
+
+  it("a page open at an address the site does not have shows the site's 404 page once the build succeeds", async () => {
+    const watch = await startHeld();
+    const page = await browser.newPage();
+    await open(page, watch.url, '/nao-existe');
+    assert.equal(await heading(page), 'Building…');
+    await watch.release();
+    // No list of changed pages names an address the site does not have.
+    await waitFor('the site\'s 404 page', () => page.evaluate(() => !document.documentElement.hasAttribute('data-docsgen-placeholder')), 90_000);
+    assert.doesNotMatch(await bodyText(page), /Building|Build failed/);
+    assert.equal(await page.evaluate(() => document.querySelector('link[rel="stylesheet"]') !== null), true, 'a page of the site, with its styles');
     await page.close();
   });
 });
