@@ -52,6 +52,18 @@ describe('the English fixture site in a browser', () => {
     assert.equal(await primary(page), '#7fd69b');
   });
 
+  it('keeps the Copy page button on the right of a doc whose title is hidden (hide_title), as beside a title', async () => {
+    for (const route of ['/docs/guides/sensor-readings', '/docs/welcome']) {
+      const page = await open(route);
+      const right = await page.evaluate(() => ({
+        button: document.querySelector('.doc-header .copy-page')!.getBoundingClientRect().right,
+        header: document.querySelector('.doc-header')!.getBoundingClientRect().right,
+      }));
+      assert.ok(Math.abs(right.header - right.button) < 1, `${route}: the button ends at the header's right edge (${JSON.stringify(right)})`);
+      await page.close();
+    }
+  });
+
   it('finds "watering" by "watered", loading only the English stemmer', async () => {
     const page = await open('/docs/welcome');
     const errors = collectErrors(page);
