@@ -49,8 +49,10 @@ export function DocPage(props: DocPageProps) {
             </div>
             {showToc ? <TocCollapsible items={props.toc} /> : null}
             <div className="markdown" lang={props.contentLanguage}>
+              {/* Before the header, not in it: the header then holds the button alone, which page-tools.css keeps on the right. */}
+              {props.hideTitle === 'visually' ? <h1 className="visually-hidden">{props.title}</h1> : null}
               <header className="doc-header">
-                {props.hideTitle === 'content' ? null : <h1 className={props.hideTitle === 'visually' ? 'visually-hidden' : undefined}>{props.title}</h1>}
+                {props.hideTitle ? null : <h1>{props.title}</h1>}
                 <CopyPage route={props.route} />
               </header>
               {props.children}

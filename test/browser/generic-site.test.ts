@@ -52,8 +52,8 @@ describe('the English fixture site in a browser', () => {
     assert.equal(await primary(page), '#7fd69b');
   });
 
-  it('keeps the Copy page button on the right of a doc whose title is hidden (hide_title), as beside a title', async () => {
-    for (const route of ['/docs/guides/sensor-readings', '/docs/welcome']) {
+  it('keeps the Copy page button on the right of a doc with no title beside it (hide_title, or its own # title), as beside a title', async () => {
+    for (const route of ['/docs/guides/sensor-readings', '/docs/reference/errors', '/docs/welcome']) {
       const page = await open(route);
       const right = await page.evaluate(() => ({
         button: document.querySelector('.doc-header .copy-page')!.getBoundingClientRect().right,

@@ -345,7 +345,7 @@ describe('table of contents levels and hide_title in the HTML written', () => {
   it('hide_title: true hides the title from the screen but keeps it as the h1', async () => {
     assert.deepEqual(await h1s('docs/guia/sem-titulo.html'), ['Sem título class="visually-hidden"']);
     const page = await html('docs/guia/sem-titulo.html');
-    assert.match(page, /<header class="doc-header"><h1 class="visually-hidden">Sem título<\/h1><nav class="copy-page"/);
+    assert.match(page, /<h1 class="visually-hidden">Sem título<\/h1><header class="doc-header"><nav class="copy-page"/);
     assert.deepEqual(await h1s('docs/guia/titulo-visivel.html'), ['Título visível']);
     assert.match(await html('docs/guia/titulo-visivel.html'), /<header class="doc-header"><h1>Título visível<\/h1>/);
   });
