@@ -149,6 +149,8 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       return;
     }
     const recovered = reporter.succeeded();
+    // Before the reload below: a page whose stream connects after it hears this in its hello.
+    if (placeholder) live.setBuilt();
     const first = batch.size === 0;
     if (first) {
       if (outcome.change.routes.length > 0) live.send({ type: 'reload', routes: outcome.change.routes });

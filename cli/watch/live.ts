@@ -42,6 +42,8 @@ export interface LiveReload {
   send(message: LiveMessage): void;
   /** The overlay state that pages opened from now on receive first. */
   setErrors(payload: OverlayPayload | undefined): void;
+  /** The served folder holds a build, no longer the placeholder: pages that connect from now on are told (LiveHello.built). */
+  setBuilt(): void;
   /** Number of pages listening, for tests. */
   readonly clients: number;
   close(): void;
@@ -81,6 +83,7 @@ export function createLiveReload(clientScript: Promise<string>, options: { host?
   clientScript.catch(() => undefined);
   const streams = new Set<http.ServerResponse>();
   let overlay: OverlayPayload | undefined;
+  let built = false;
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(': ping\n\n');
   }, HEARTBEAT_MS);
@@ -127,7 +130,7 @@ export function createLiveReload(clientScript: Promise<string>, options: { host?
           Connection: 'keep-alive',
         });
         res.write(`retry: ${RETRY_MS}\n\n`);
-        res.write(frame(HELLO_EVENT, { id: serverId, errors: overlay ?? { errors: [] } } satisfies LiveHello));
+        res.write(frame(HELLO_EVENT, { id: serverId, errors: overlay ?? { errors: [] }, built } satisfies LiveHello));
         streams.add(res);
         const drop = () => streams.delete(res);
         req.on('close', drop);
@@ -159,6 +162,9 @@ export function createLiveReload(clientScript: Promise<string>, options: { host?
     },
     setErrors(payload) {
       overlay = payload && payload.errors.length > 0 ? payload : undefined;
+    },
+    setBuilt() {
+      built = true;
     },
     close() {
       clearInterval(heartbeat);

@@ -177,6 +177,8 @@ function connect(): void {
     // A different id is a restarted watch: this page may be older than its output.
     if (serverId !== undefined && serverId !== data.id) return reload();
     serverId = data.id;
+    // A placeholder that connected after the first build's reload went out.
+    if (data.built && document.documentElement.hasAttribute(PLACEHOLDER_ATTRIBUTE)) return reload();
     if (data.errors.errors.length > 0) showOverlay(data.errors);
     else hideOverlay();
   });

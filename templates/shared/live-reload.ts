@@ -57,6 +57,11 @@ export interface LiveHello {
   id: string;
   /** The overlay state the page starts with. */
   errors: OverlayPayload;
+  /**
+   * Whether a build has replaced the placeholder: a placeholder page whose stream connects
+   * after the reload that followed that build reloads when it hears this.
+   */
+  built: boolean;
 }
 
 export const HELLO_EVENT = 'hello';

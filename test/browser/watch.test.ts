@@ -305,4 +305,25 @@ describe('serve --watch in the browser, while the first build runs', () => {
     assert.equal(await page.evaluate(() => document.querySelector('link[rel="stylesheet"]') !== null), true, 'a page of the site, with its styles');
     await page.close();
   });
+
+  it('a placeholder whose live-reload stream connects only after the first build shows the built page', async () => {
+    const watch = await startHeld();
+    const page = await browser.newPage();
+    // The script that opens the stream is held until the build is written: the reload that followed it went to no one.
+    let letScriptThrough = () => undefined as void;
+    const scriptHeld = new Promise<void>((resolve) => (letScriptThrough = resolve));
+    await page.route(/\/__docsgen\/live-reload\.js$/, async (route) => {
+      await scriptHeld;
+      await route.continue();
+    });
+    // Not to DOMContentLoaded: the held script keeps it from firing.
+    await page.goto(`${watch.url}/docs/introducao`, { waitUntil: 'commit' });
+    await waitFor('the placeholder', async () => (await heading(page)) === 'Building…');
+    await watch.release();
+    await waitFor('the first build', () => /Built \d+ pages/.test(watch.output()), 90_000);
+    letScriptThrough();
+    await waitFor('the built page', async () => (await bodyText(page)).includes('Texto original da introdução.'));
+    assert.equal(await heading(page), 'Introdução');
+    await page.close();
+  });
 });
