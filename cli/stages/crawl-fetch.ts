@@ -24,6 +24,8 @@ export interface CrawlResponse {
 
 type FetchInit = { method?: string; headers?: Record<string, string>; redirect?: 'follow' | 'manual'; signal?: AbortSignal };
 
+/** The statuses fetch follows (not 300, 304 or 305). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** fetch's own limit. */
 const MAX_REDIRECTS = 20;
 
@@ -44,7 +46,7 @@ export function crawlFetch(fallback: typeof fetch): (input: string | URL, init?:
       // for every file it does not parse with HEAD, so without it every page cost a connection.
       const response = await request(url, { method, headers: init.headers, signal: init.signal, reset: false });
       const location = response.headers.location;
-      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && init.redirect !== 'manual') {
+      if (REDIRECTS.has(response.statusCode) && typeof location === 'string' && init.redirect !== 'manual') {
         // The body of a redirect is never read: dropping it frees the connection for the next request.
         await response.body.dump();
         if (redirects === MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects from ${url.href}`);

@@ -17,6 +17,7 @@ describe('crawl fetch', () => {
       seen.push(`${req.method} ${req.url}`);
       if (req.url === '/old') return res.writeHead(301, { location: '/page' }).end('moved');
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
+      if (req.url === '/not-modified') return res.writeHead(304, { location: '/page' }).end();
       if (req.url === '/page') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<a href="/x">x</a>');
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
@@ -55,6 +56,7 @@ describe('crawl fetch', () => {
     const followed = await get('/old');
     assert.equal(followed.status, 200);
     assert.equal(followed.url, `${origin}/page`);
+    assert.equal((await get('/not-modified')).status, 304, 'a status fetch does not follow is returned as it is');
     const manual = await get('/old', { redirect: 'manual' });
     assert.equal(manual.status, 301);
     assert.equal(manual.headers.get('location'), '/page');
