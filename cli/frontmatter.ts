@@ -51,29 +51,32 @@ const tocLevelFields = {
 /**
  * toc_min_heading_level may not be above toc_max_heading_level, given or default: the
  * table of contents would list nothing, silently (Docusaurus shows an empty one). A level
- * that is not one is reported by its own field; zod does not even call this for a wrong type.
+ * that is not one is reported by its own field.
  */
-function checkTocRange(data: TocLevelFields, ctx: z.RefinementCtx): void {
-  const isLevel = (n: number | undefined) => n !== undefined && Number.isInteger(n) && n >= TOC_LEVELS.lowest && n <= TOC_LEVELS.highest;
-  const { toc_min_heading_level: min, toc_max_heading_level: max } = data;
-  if (!isLevel(min) || min === undefined) return;
+function tocRangeProblem(data: unknown): { field: keyof TocLevelFields; message: string; hint: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { toc_min_heading_level: min, toc_max_heading_level: max } = data as Record<string, unknown>;
+  const isLevel = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= TOC_LEVELS.lowest && n <= TOC_LEVELS.highest;
+  if (!isLevel(min)) return undefined;
   if (max === undefined) {
-    if (min <= TOC_LEVELS.defaultMax) return;
-    ctx.addIssue({
-      code: 'custom',
-      path: ['toc_min_heading_level'],
+    if (min <= TOC_LEVELS.defaultMax) return undefined;
+    return {
+      field: 'toc_min_heading_level',
       message: `${min} is above the default toc_max_heading_level, ${TOC_LEVELS.defaultMax}, so the table of contents would list no heading`,
-      params: { hint: `Add \`toc_max_heading_level: ${min}\` (or up to ${TOC_LEVELS.highest}) below it to list the h${min} headings, or lower toc_min_heading_level to ${TOC_LEVELS.defaultMin} or ${TOC_LEVELS.defaultMax}.` },
-    });
-    return;
+      hint: `Add \`toc_max_heading_level: ${min}\` (or up to ${TOC_LEVELS.highest}) below it to list the h${min} headings, or lower toc_min_heading_level to ${TOC_LEVELS.defaultMin} or ${TOC_LEVELS.defaultMax}.`,
+    };
   }
-  if (!isLevel(max) || min <= max) return;
-  ctx.addIssue({
-    code: 'custom',
-    path: ['toc_max_heading_level'],
+  if (!isLevel(max) || min <= max) return undefined;
+  return {
+    field: 'toc_max_heading_level',
     message: `${max} is below toc_min_heading_level, ${min}, so the table of contents would list no heading`,
-    params: { hint: `The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to ${min} or more, or toc_min_heading_level to ${max} or less.` },
-  });
+    hint: `The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to ${min} or more, or toc_min_heading_level to ${max} or less.`,
+  };
+}
+
+function checkTocRange(data: TocLevelFields, ctx: z.RefinementCtx): void {
+  const problem = tocRangeProblem(data);
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message, params: { hint: problem.hint } });
 }
 
 /** Hints for a wrong value of fields whose expected type alone does not say what to write. */
@@ -316,7 +319,14 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     return range ? toFileLine(range[0]) : {};
   };
   const known = schemaKeys(schema);
-  const errors = result.error.issues.flatMap((issue): DocsgenError[] => {
+  // zod runs the range check only on an object with no other problem: it is added here, so
+  // one build reports every problem of the front matter.
+  const range = known.includes('toc_min_heading_level') ? tocRangeProblem(value) : undefined;
+  const issues: readonly z.core.$ZodIssue[] =
+    range && !result.error.issues.some((issue) => issue.path[0] === range.field)
+      ? [...result.error.issues, { code: 'custom', path: [range.field], message: range.message, params: { hint: range.hint }, input: value }]
+      : result.error.issues;
+  const errors = issues.flatMap((issue): DocsgenError[] => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const where = keyLine(key);

@@ -417,6 +417,19 @@ describe('table of contents levels that are not levels', { concurrency: 2 }, () 
       "content/blog/2024-05-01-post.mdx:4 Front-matter field 'toc_max_heading_level': 2 is below toc_min_heading_level, 6, so the table of contents would list no heading. | The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to 6 or more, or toc_min_heading_level to 2 or less.",
     ].sort());
   });
+
+  it('is reported with the other problems of the same front matter, in one run', async (t) => {
+    // zod checks the range only on an object with no other problem, and a missing field is one.
+    const root = await siteWith(t, { 'content/docs/dois.mdx': '---\ntitle: Dois\ntoc_min_heading_level: 4\ntoc_max_heading_level: 3\n---\n\nTexto.\n' });
+    const found = await problems(collect(await loadConfig(root)));
+    assert.deepEqual(
+      found.map((line) => line.split(' | ')[0]).sort(),
+      [
+        "content/docs/dois.mdx:1 Front-matter field 'description' is missing.",
+        "content/docs/dois.mdx:4 Front-matter field 'toc_max_heading_level': 3 is below toc_min_heading_level, 4, so the table of contents would list no heading.",
+      ].sort(),
+    );
+  });
 });
 
 describe('front-matter drafts in docsgen serve --watch', () => {
