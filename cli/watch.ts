@@ -12,7 +12,7 @@
  * overlay shows it (./watch/report.ts). What lasts from one build to the next is the dev
  * session's (./watch/dev-session.ts); this module wires them to the server and the file watchers.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteOutput } from './build.ts';
@@ -72,8 +72,12 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
     });
   }
   checkOutputFolder(outDir, { root, sources: conventionalSources(root), option: '--dir' });
-  /** No earlier output to serve: a placeholder page carries the overlay until a build succeeds. */
-  let placeholder = !existsSync(path.join(outDir, 'index.html'));
+  /**
+   * No earlier output to serve: a placeholder page carries the overlay until a build
+   * succeeds. The placeholder of an earlier run (stopped before a build succeeded) is no
+   * output either.
+   */
+  let placeholder = !holdsBuild(outDir);
   if (placeholder) await writePlaceholder(outDir);
 
   // The server comes first: a port in use is reported at once, and the last output is
@@ -257,6 +261,13 @@ function serverIdle(server: RunningServer): Promise<void> {
  * A page to serve until the first build is written, so the server can start at once and
  * show the overlay; once a first build failed, it says so instead of "building".
  */
+/** Whether `outDir` holds a build: a home page that is not watch mode's placeholder. */
+function holdsBuild(outDir: string): boolean {
+  const home = path.join(outDir, 'index.html');
+  // The placeholder marks its <html> tag, the first thing in it (writePlaceholder below).
+  return existsSync(home) && !new RegExp(`^<!DOCTYPE html><html[^>]* ${PLACEHOLDER_ATTRIBUTE}="`).test(readFileSync(home, 'utf8').slice(0, 200));
+}
+
 async function writePlaceholder(outDir: string, state: PlaceholderState = 'building'): Promise<void> {
   // Marked as docsgen's: the server may stop before a first build is written, and the next start must accept the folder.
   await makeOutputFolder(outDir);

@@ -459,6 +459,20 @@ describe('docsgen serve --watch from the command line', () => {
     } finally {
       await handle.close();
     }
+    // Started again on the folder that run left, the placeholder is still no build to show.
+    const again = await serveWatch({ root, port: 0, host: '127.0.0.1', outDir, level: 'quiet', handleSignals: false, write: () => {}, writeError: () => {} });
+    try {
+      const stream = await listen(again.url);
+      try {
+        await waitFor('the hello event', () => stream.events.length > 0, WAIT_MS);
+      } finally {
+        stream.close();
+      }
+      assert.equal((stream.events[0]!.data.errors as OverlayPayload).noGoodBuild, true, 'the overlay does not call the placeholder the last good build');
+      assert.match(await (await fetch(`${again.url}/`)).text(), /<h1>Build failed<\/h1>/);
+    } finally {
+      await again.close();
+    }
   });
 
   it('refuses to serve a folder inside the sources, since it deletes stray files there', async (t) => {
