@@ -51,7 +51,9 @@ const tocLevelFields = {
 /**
  * toc_min_heading_level may not be above toc_max_heading_level, given or default: the
  * table of contents would list nothing, silently (Docusaurus shows an empty one). A level
- * that is not one is reported by its own field.
+ * that is not one is reported by its own field. Checked by parseUncached, not by the
+ * schemas: zod runs an object's refinements only when nothing else in it failed, and one
+ * build reports every problem of the front matter.
  */
 function tocRangeProblem(data: unknown): { field: keyof TocLevelFields; message: string; hint: string } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
@@ -72,11 +74,6 @@ function tocRangeProblem(data: unknown): { field: keyof TocLevelFields; message:
     message: `${max} is below toc_min_heading_level, ${min}, so the table of contents would list no heading`,
     hint: `The table of contents lists the levels from toc_min_heading_level to toc_max_heading_level: set toc_max_heading_level to ${min} or more, or toc_min_heading_level to ${max} or less.`,
   };
-}
-
-function checkTocRange(data: TocLevelFields, ctx: z.RefinementCtx): void {
-  const problem = tocRangeProblem(data);
-  if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message, params: { hint: problem.hint } });
 }
 
 /** Hints for a wrong value of fields whose expected type alone does not say what to write. */
@@ -134,7 +131,7 @@ export const docFrontMatterSchema = z.strictObject({
   draft: z.boolean().optional(),
   /** Built and reachable by its URL, but not indexed and listed nowhere: sidebars, sitemap, search, llms.txt. */
   unlisted: z.boolean().optional(),
-}).superRefine(checkTocRange);
+});
 export type DocFrontMatter = z.infer<typeof docFrontMatterSchema>;
 
 export const postFrontMatterSchema = z.strictObject({
@@ -152,7 +149,7 @@ export const postFrontMatterSchema = z.strictObject({
   keywords: z.array(z.string()).optional(),
   image: previewImage().optional(),
   ...tocLevelFields,
-}).superRefine(checkTocRange);
+});
 export type PostFrontMatter = z.infer<typeof postFrontMatterSchema>;
 
 export const pageFrontMatterSchema = z.strictObject({
@@ -167,7 +164,7 @@ export const pageFrontMatterSchema = z.strictObject({
   draft: z.boolean().optional(),
   /** Built and reachable by its URL, but not indexed and listed nowhere: sitemap, search, llms.txt. */
   unlisted: z.boolean().optional(),
-}).superRefine(checkTocRange);
+});
 export type PageFrontMatter = z.infer<typeof pageFrontMatterSchema>;
 
 /**
@@ -310,7 +307,14 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
   }
   const value: unknown = converted.value ?? {};
   const result = schema.safeParse(value);
-  if (result.success) return { data: result.data as z.infer<S>, errors: [] };
+  const known = schemaKeys(schema);
+  const range = known.includes('toc_min_heading_level') ? tocRangeProblem(value) : undefined;
+  if (result.success && !range) return { data: result.data as z.infer<S>, errors: [] };
+  // A range problem is only found between two valid levels, which have no issue of their own.
+  const issues: readonly z.core.$ZodIssue[] = [
+    ...(result.success ? [] : result.error.issues),
+    ...(range ? [{ code: 'custom' as const, path: [range.field], message: range.message, params: { hint: range.hint }, input: value }] : []),
+  ];
 
   const keyLine = (key: PropertyKey | undefined): { line?: number; column?: number } => {
     if (!isMap(doc.contents) || typeof key !== 'string') return {};
@@ -318,14 +322,6 @@ function parseUncached<S extends z.ZodType>(source: string, schema: S, file: str
     const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
     return range ? toFileLine(range[0]) : {};
   };
-  const known = schemaKeys(schema);
-  // zod runs the range check only on an object with no other problem: it is added here, so
-  // one build reports every problem of the front matter.
-  const range = known.includes('toc_min_heading_level') ? tocRangeProblem(value) : undefined;
-  const issues: readonly z.core.$ZodIssue[] =
-    range && !result.error.issues.some((issue) => issue.path[0] === range.field)
-      ? [...result.error.issues, { code: 'custom', path: [range.field], message: range.message, params: { hint: range.hint }, input: value }]
-      : result.error.issues;
   const errors = issues.flatMap((issue): DocsgenError[] => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
