@@ -19,6 +19,7 @@ import { serveWatch } from '../../cli/watch.ts';
 import { buildFixture } from '../helpers/build.ts';
 import { makeSite } from '../helpers/fixtures.ts';
 import { checkNoTempLeftovers, createCleanup, type CleanupOwner } from '../helpers/temp.ts';
+import { tocOutline } from '../helpers/toc-outline.ts';
 
 checkNoTempLeftovers();
 
@@ -264,26 +265,12 @@ describe('table of contents levels and hide_title in the HTML written', () => {
   const cleanup = createCleanup();
   let out: string;
   const html = (rel: string) => readFile(path.join(out, rel), 'utf8');
-  /** A table of contents as nested "id" and "id > child" lines, read from the list's markup. */
-  const outline = (list: string) => {
-    const lines: string[] = [];
-    const trail: string[] = [];
-    for (const m of list.matchAll(/<(ul)[^>]*>|<\/(ul)>|<a href="#([^"]+)" class="toc__link">/g)) {
-      if (m[1]) trail.push('');
-      else if (m[2]) trail.pop();
-      else {
-        trail[trail.length - 1] = m[3]!;
-        lines.push(trail.join(' > '));
-      }
-    }
-    return lines;
-  };
   /** The right-hand and the narrow-screen tables of contents of a page, as outlines. */
   const tocs = async (rel: string) => {
     const page = await html(rel);
     const side = /<nav class="toc"[^>]*>[\s\S]*?<\/nav>/.exec(page)?.[0];
     const mobile = /<details class="toc-mobile">[\s\S]*?<\/details>/.exec(page)?.[0];
-    return { side: side === undefined ? undefined : outline(side), mobile: mobile === undefined ? undefined : outline(mobile) };
+    return { side: side === undefined ? undefined : tocOutline(side), mobile: mobile === undefined ? undefined : tocOutline(mobile) };
   };
   const h1s = async (rel: string) => [...(await html(rel)).matchAll(/<h1([^>]*)>([^<]*)<\/h1>/g)].map((m) => `${m[2]}${m[1]}`);
 

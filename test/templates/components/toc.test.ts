@@ -9,26 +9,12 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Toc, TocCollapsible, tocTree } from '../../../templates/components/Toc.tsx';
 import type { TocItem } from '../../../templates/shared/index.ts';
+import { tocOutline as outline } from '../../helpers/toc-outline.ts';
 
 const heading = (level: number, id: string): TocItem => ({ level, id, text: id });
 
 /** Two h2 sections: the first down to h6, the second with an h4 straight under its h2, then an h3. */
 const HEADINGS = [heading(2, 'a'), heading(3, 'a1'), heading(4, 'a1x'), heading(5, 'a1x-i'), heading(6, 'a1x-i-z'), heading(2, 'b'), heading(4, 'b-x'), heading(3, 'b1')];
-
-/** The rendered list as "id" and "parent > id" lines. */
-function outline(html: string): string[] {
-  const lines: string[] = [];
-  const trail: string[] = [];
-  for (const m of html.matchAll(/<(ul)[^>]*>|<\/(ul)>|<a href="#([^"]+)" class="toc__link">/g)) {
-    if (m[1]) trail.push('');
-    else if (m[2]) trail.pop();
-    else {
-      trail[trail.length - 1] = m[3]!;
-      lines.push(trail.join(' > '));
-    }
-  }
-  return lines;
-}
 
 const render = (min: number, max: number) => {
   const items = tocTree(HEADINGS, { min, max });
