@@ -21,8 +21,7 @@ export function tocTree(headings: readonly TocItem[], levels: { min: number; max
     const listed = heading.level >= levels.min && heading.level <= levels.max;
     const node: TocNode | undefined = listed ? { ...heading, children: [] } : undefined;
     if (node) {
-      let parent: TocNode | undefined;
-      for (let i = open.length - 1; i >= 0 && !parent; i--) parent = open[i]!.node;
+      const parent = open.findLast((candidate) => candidate.node)?.node;
       (parent ? parent.children : roots).push(node);
     }
     open.push({ level: heading.level, node });
