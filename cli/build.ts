@@ -23,9 +23,9 @@ import { commitDates, lastUpdated, type LastUpdated } from './stages/last-update
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import type { ApiExamples } from './openapi/reference-examples.ts';
-import { createPrecompressor } from './stages/precompress.ts';
+import { createPrecompressor, isCompressedCopy } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
-import { buildSearchIndex, createSearchIndexCache, SEARCH_INDEX_PATHS, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
+import { buildSearchIndex, createSearchIndexCache, isSearchIndexFile, SEARCH_INDEX_PATHS, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
 import { createPageScanner, defaultScanThreads, SCAN_THREADS_FROM, type PageScanner } from './stages/scan-pool.ts';
 import { createPageWriter, type PageWriter } from './stages/write-pages.ts';
@@ -159,7 +159,10 @@ export interface BuildOptions {
 export interface BuildResult {
   outDir: string;
   pages: RenderedPage[];
+  /** Files of the output (compressed copies aside), and their bytes. */
   fileCount: number;
+  /** Of those, the files this build wrote: the others were left as the kept output had them (see stages/kept-output.ts). */
+  filesWritten: number;
   bytes: number;
   timings: StageTiming[];
   /** Client assets with their sizes, for the summary. */
@@ -346,8 +349,10 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
   let pageWriter: PageWriter | undefined;
   try {
     // Pages are written as they are rendered, the rest once every page is.
-    const folder = await openStagingFolder(outDir);
-    const precompressor = createPrecompressor(folder.dir, { cacheDir: options.cache === false ? undefined : path.join(defaultCacheDir(config), 'precompressed') });
+    const cacheDir = options.cache === false ? undefined : defaultCacheDir(config);
+    const folder = await openStagingFolder(outDir, { cacheDir });
+    const { ledger } = folder;
+    const precompressor = createPrecompressor(folder.dir, { cacheDir: cacheDir && path.join(cacheDir, 'precompressed'), ledger });
     const writer = (pageWriter = createPageWriter(folder, { precompressor }));
     const early = { written: 0, bytes: 0 };
     const writeGenerated = async (files: readonly OutputAsset[]) => {
@@ -364,7 +369,13 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     await Promise.all([flushCompileCache(session.compile), flushBundleStore(session.bundleStore)]);
     // The other files are written (and let go: splice empties the list the output keeps)
     // before the search index is made, so a large site's twins are not held beside the index.
-    const rest = await logger.task('write', () => folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values()));
+    const rest = await logger.task('write', async () => {
+      const written = await folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values());
+      // What a kept output holds that this site no longer has goes before the crawl sees it;
+      // the search index and the compressed copies are still to come.
+      await ledger.sweep((rel) => isSearchIndexFile(rel) || isCompressedCopy(rel));
+      return written;
+    });
     // Every file a page needs is written now but the search index, which the client's
     // script fetches and no page links to (an author may, and a link to it waits for it).
     // So the crawl runs beside the search index (on a large site, on threads of its own),
@@ -394,12 +405,18 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // Pages were compressed as they were written; the rest is done here.
     await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish()));
     await crawl;
-    await logger.task('publish', () => publish(folder.dir, outDir));
+    await logger.task('publish', async () => {
+      await ledger.sweep();
+      await ledger.save();
+      await publish(folder.dir, outDir, { cacheDir });
+    });
+    const output = ledger.sources();
     return {
       outDir,
       pages: site.pages,
-      fileCount: early.written + rest.written.length + index.written.length + pagesWritten.fileCount,
-      bytes: early.bytes + rest.bytes + index.bytes + pagesWritten.bytes,
+      fileCount: output.length,
+      filesWritten: early.written + rest.written.length + index.written.length + pagesWritten.fileCount,
+      bytes: output.reduce((sum, [, size]) => sum + size, 0),
       timings: logger.timings,
       assets: site.assets.map((f) => ({ path: f.path, bytes: f.contents.byteLength })),
       linksChecked: site.linksChecked,

@@ -51,7 +51,9 @@ program
       const result = await build(config, { outDir: path.resolve(root, options.out), checkExternal: options.checkExternal, cache: options.cache, logger });
       const total = performance.now() - started;
       const outRel = path.relative(process.cwd(), result.outDir) || '.';
-      logger.info(`\n${result.pages.length} pages, ${result.fileCount} files (${formatBytes(result.bytes)}) written to ${outRel}/ in ${formatMs(total)}.`);
+      const written = result.filesWritten === result.fileCount ? 'written to' : `in`;
+      const left = result.filesWritten === result.fileCount ? '' : result.filesWritten === 0 ? ' (all unchanged)' : ` (${result.filesWritten} written, the others unchanged)`;
+      logger.info(`\n${result.pages.length} pages, ${result.fileCount} files (${formatBytes(result.bytes)}) ${written} ${outRel}/${left} in ${formatMs(total)}.`);
       logger.info(`Stages: ${result.timings.map((t) => `${t.name} ${formatMs(t.ms)}`).join(' · ')}`);
       const scripts = result.assets.filter((a) => a.path.endsWith('.js'));
       const biggest = [...scripts].sort((a, b) => b.bytes - a.bytes)[0];

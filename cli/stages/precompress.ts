@@ -25,11 +25,11 @@
  * A cache entry is one file holding both copies (the brotli copy's length, then the
  * two), so a build writes and reads one file per distinct content, not two.
  */
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isCacheWriteUnderWay, writeCacheFile } from '../cache-file.ts';
+import { COPY_HASH, contentHash, type OutputLedger } from './kept-output.ts';
 import { writeAsLink } from '../linked-file.ts';
 import { promisify } from 'node:util';
 import pMap from 'p-map';
@@ -78,8 +78,19 @@ export interface Precompressor {
   finish(): Promise<PrecompressResult>;
 }
 
-export function createPrecompressor(dir: string, options: { cacheDir?: string } = {}): Precompressor {
+export interface PrecompressOptions {
+  cacheDir?: string;
+  /**
+   * What the folder holds and what the build wrote (see ./kept-output.ts): a file left as it
+   * was keeps the copies the last build made of it, and finish() compresses the files it
+   * lists instead of reading the folder.
+   */
+  ledger?: OutputLedger;
+}
+
+export function createPrecompressor(dir: string, options: PrecompressOptions = {}): Precompressor {
   const result: PrecompressResult = { files: 0, copies: 0, reused: 0 };
+  const { ledger } = options;
   const cache = options.cacheDir;
   const cacheReady = cache ? mkdir(cache, { recursive: true }) : Promise.resolve(undefined);
   const used = new Set<string>();
@@ -100,7 +111,33 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     return compressed;
   };
   // `w`: brotli's window fitted to the file (see compress()); copies made with its default window are not reused.
-  const keyOf = (contents: Uint8Array, level: Level) => `${level.brotli}.${level.gzip}w-${createHash('sha256').update(contents).digest('base64url')}`;
+  // The hash is the ledger's when it has one: a page is then hashed once.
+  const keyOf = (contents: Uint8Array, level: Level, hash?: string) => `${level.brotli}.${level.gzip}w-${hash ?? contentHash(contents)}`;
+  /** The ledger's hash of a file's bytes; a static file's is of its signature, not its bytes. */
+  const hashOf = (rel: string): string | undefined => {
+    const hash = ledger?.hashOf(rel);
+    return hash?.startsWith('static:') ? undefined : hash;
+  };
+  const relOf = (file: string) => path.relative(dir, file).split(path.sep).join('/');
+  /**
+   * Whether the copies the last build made of `rels` (equal files, all left as they were)
+   * are this build's copies, as they are: then they are kept, and nothing is compressed.
+   */
+  const keepsCopies = (rels: readonly string[]): boolean => {
+    if (!ledger?.kept || !rels.every((rel) => ledger.unchanged(rel))) return false;
+    const suffixes = Object.values(PRECOMPRESSED_EXTENSIONS);
+    const states = suffixes.map((suffix) => rels.map((rel) => ledger.copy(rel + suffix)));
+    // A copy in doubt, or made beside one name of the file and not another: made again.
+    if (states.some((forSuffix) => forSuffix.some((state) => state === 'unknown' || state !== forSuffix[0]))) return false;
+    for (const [i, suffix] of suffixes.entries()) {
+      if (states[i]![0] !== 'kept') continue;
+      for (const rel of rels) ledger.keepCopy(rel + suffix);
+      result.files += rels.length;
+      result.copies += rels.length;
+    }
+    result.reused++;
+    return true;
+  };
   /**
    * Writes the copies smaller than `contents` beside each of `files` (equal files): beside
    * the first, and as second names of those beside the others (see ../linked-file.ts).
@@ -112,10 +149,19 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
     ].filter((copy) => copy.bytes.length < contents.length);
     const [first, ...others] = files;
     if (first === undefined || copies.length === 0) return;
+    // A kept output may hold the copies of an earlier version: replaced, never changed in
+    // place, since a page's two names share their copies (see ../linked-file.ts).
+    const replace = async (file: string, write: (to: string) => Promise<void>) => {
+      if (!ledger?.kept) return write(file);
+      const temp = `${path.join(path.dirname(file), `.${path.basename(file)}`)}.${process.pid}-copy.tmp`;
+      await write(temp);
+      await rename(temp, file);
+    };
     await Promise.all(
       copies.map(async (copy) => {
-        await writeFile(first + copy.suffix, copy.bytes);
-        await Promise.all(others.map((file) => writeAsLink(first + copy.suffix, file + copy.suffix, copy.bytes)));
+        await replace(first + copy.suffix, (to) => writeFile(to, copy.bytes));
+        await Promise.all(others.map((file) => replace(file + copy.suffix, (to) => writeAsLink(first + copy.suffix, to, copy.bytes))));
+        for (const file of files) ledger?.produce(relOf(file) + copy.suffix, COPY_HASH, copy.bytes.length);
       }),
     );
     result.files += files.length;
@@ -127,8 +173,9 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
       const eligible = rels.filter((rel) => compressible(rel.split('/')));
       for (const rel of rels) added.add(path.join(dir, ...rel.split('/')));
       if (eligible.length === 0 || contents.length < PRECOMPRESS_MIN_BYTES) return;
+      if (keepsCopies(eligible)) return;
       const level = levelOf(eligible[0]!.split('/'));
-      const compressed = await compressKeyed(keyOf(contents, level), contents, level);
+      const compressed = await compressKeyed(keyOf(contents, level, hashOf(eligible[0]!)), contents, level);
       await writeCopies(eligible.map((rel) => path.join(dir, ...rel.split('/'))), contents, compressed);
     },
     prepare(rel, contents) {
@@ -143,13 +190,15 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
       prepared.set(key, pending);
     },
     async finish() {
-      const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-        .filter((entry) => entry.isFile())
-        .map((entry) => path.join(entry.parentPath, entry.name))
-        .filter((file) => !added.has(file) && compressible(path.relative(dir, file).split(path.sep)));
+      // With a ledger, the files it lists (the folder may hold others, removed before publishing) and their sizes.
+      const listed = ledger?.sources().map(([rel, size]) => [path.join(dir, ...rel.split('/')), size] as const);
+      const files = (
+        listed?.map(([file]) => file) ??
+        (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name))
+      ).filter((file) => !added.has(file) && compressible(path.relative(dir, file).split(path.sep)));
       // A few at a time: a stat of every file at once (200,000 at 10,000 docs) held a request
       // and its result per file, and was most of a large build's peak memory.
-      const sizes = new Map(await pMap(files, async (file) => [file, (await stat(file)).size] as const, { concurrency: STAT_LANES }));
+      const sizes = listed ? new Map(listed) : new Map(await pMap(files, async (file) => [file, (await stat(file)).size] as const, { concurrency: STAT_LANES }));
       // Largest first: one big bundle takes seconds at brotli's top quality and cannot be
       // split, so it starts at once and the small files fill the other threads meanwhile.
       const targets = files.filter((file) => sizes.get(file)! >= PRECOMPRESS_MIN_BYTES).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
@@ -171,9 +220,11 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
       await pMap(
         targets,
         async (file) => {
+          const rel = relOf(file);
+          if (keepsCopies([rel])) return;
           const contents = await readFile(file);
-          const level = levelOf(path.relative(dir, file).split(path.sep));
-          await writeCopies([file], contents, await compressOnce(keyOf(contents, level), contents, level));
+          const level = levelOf(rel.split('/'));
+          await writeCopies([file], contents, await compressOnce(keyOf(contents, level, hashOf(rel)), contents, level));
         },
         { concurrency: availableParallelism() + 1 },
       );
@@ -182,6 +233,11 @@ export function createPrecompressor(dir: string, options: { cacheDir?: string } 
       return { ...result };
     },
   };
+}
+
+/** Whether a path of the output is named like a compressed copy (a static file may be too). */
+export function isCompressedCopy(rel: string): boolean {
+  return Object.values(PRECOMPRESSED_EXTENSIONS).some((suffix) => rel.endsWith(suffix));
 }
 
 /** A text file a server publishes: dot folders hold files none does (the headers of the site). */

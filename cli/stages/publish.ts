@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { keepPreviousOutput, publishedManifest } from './kept-output.ts';
 
 /** Where this process writes the next build of `outDir`: a dot name beside it, never served. */
 export function stagingDir(outDir: string): string {
@@ -30,22 +31,26 @@ function oldDir(outDir: string): string {
   return path.join(path.dirname(outDir), `.${path.basename(outDir)}-old-${process.pid}`);
 }
 
-/** Puts the checked staging folder in place of `outDir`, then removes the old output. */
-export async function publish(staging: string, outDir: string): Promise<void> {
+/**
+ * Puts the checked staging folder in place of `outDir`; the output it replaces is kept in
+ * `cacheDir` for the next build to write into, or removed without a cache (see ./kept-output.ts).
+ */
+export async function publish(staging: string, outDir: string, options: { cacheDir?: string } = {}): Promise<void> {
   if (!existsSync(outDir)) {
     await rename(staging, outDir);
+    await publishedManifest(options.cacheDir);
     return;
   }
   if (await exchange(staging, outDir)) {
     // `staging` now holds the previous output.
-    await rm(staging, { recursive: true, force: true });
+    await keepPreviousOutput(staging, options.cacheDir);
     return;
   }
   const old = oldDir(outDir);
   await rm(old, { recursive: true, force: true });
   await rename(outDir, old);
   await rename(staging, outDir);
-  await rm(old, { recursive: true, force: true });
+  await keepPreviousOutput(old, options.cacheDir);
 }
 
 /** Swaps two folders in one system call with GNU mv; false where mv or the file system cannot. */

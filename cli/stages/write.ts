@@ -11,7 +11,7 @@
  * the order open pages can follow (see ../watch/served-output.ts).
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
 import pMap from 'p-map';
@@ -24,6 +24,7 @@ import type { OutputAsset } from './bundle.ts';
 import type { CompiledPost } from './compile.ts';
 import type { LoadedApiDocument } from './openapi.ts';
 import type { RenderedPage } from './render.ts';
+import { contentHash, openLedger, type OutputLedger } from './kept-output.ts';
 import { stagingDir } from './publish.ts';
 import { listStaticFiles } from './static-files.ts';
 import { baseUrlFile, siteRootUrl } from '../base-url.ts';
@@ -139,13 +140,15 @@ export interface OutputFolder {
  * which files exist, for a folder written once (the build's staging folder), so a large
  * site is not held in memory twice.
  */
-export function openOutputFolder(dir: string, options: { remember?: 'contents' | 'paths' } = {}): OutputFolder {
+export function openOutputFolder(dir: string, options: { remember?: 'contents' | 'paths'; ledger?: OutputLedger } = {}): OutputFolder {
   const remember = options.remember ?? 'contents';
+  const { ledger } = options;
   /** What is in the folder, kept file by file as each write or deletion completes. */
   let known: Map<string, KnownFile> | undefined;
   let tempCounter = 0;
 
-  const load = async () => (known ??= await readFolder(dir, remember));
+  // With a ledger, it knows what the folder holds: the folder is not read.
+  const load = async () => (known ??= ledger ? (await ledger.ready(), new Map()) : await readFolder(dir, remember));
   const target = (rel: string) => path.join(dir, ...rel.split('/'));
   const tempFor = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${tempCounter++}.tmp`);
   const record = (disk: Map<string, KnownFile>, file: OutputFile) =>
@@ -196,26 +199,42 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
        * Writes `file`; with `same`, the promise of a file of this write with the same bytes,
        * as a second name of that file (see ../linked-file.ts): a page under both its names.
        */
+      /** Hashes of this write's files, for the ledger: a page's two names share their bytes and one hash. */
+      const hashes = new Map<FileContents | string, string>();
+      const hashOf = (file: OutputFile) => {
+        const key = file.origin === 'static' ? file.source : file.contents;
+        let hash = hashes.get(key);
+        if (hash === undefined) hashes.set(key, (hash = file.origin === 'static' ? `static:${file.signature}` : contentHash(file.contents)));
+        return hash;
+      };
       const put = async (file: OutputFile, same?: Promise<string>) => {
         const to = target(file.path);
-        const temp = served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
+        // A kept output may hold the file (see ./kept-output.ts): it is replaced, never changed in place.
+        const temp = ledger?.kept || served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
         if (file.origin === 'static') await copyFile(file.source, temp ?? to);
         else if (same) await writeAsLink(await same, temp ?? to, file.contents);
         else await writeFile(temp ?? to, file.contents);
-        if (temp) await rename(temp, to);
+        if (temp) await renameOver(temp, to, ledger?.kept ?? false);
         record(disk, file);
+        ledger?.produce(file.path, hashOf(file), sizeOf(file));
         written.push(file.path);
         bytes += sizeOf(file);
       };
       /** Writes the files that differ, a chunk at a time: files made as they are written are never all held at once. */
       const flush = async (chunk: readonly OutputFile[]) => {
         const due: OutputFile[] = [];
-        for (const file of chunk) if (await differs(disk, file)) due.push(file);
+        for (const file of chunk) {
+          if (ledger) {
+            // Left as it is when the folder holds these bytes there already.
+            if (!ledger.holds(file.path, hashOf(file))) due.push(file);
+            else ledger.produce(file.path, hashOf(file), sizeOf(file));
+          } else if (await differs(disk, file)) due.push(file);
+        }
         // Folders first, once each, then the files: a write that lands after the build was
         // stopped (and its folder removed) then fails instead of making the folder again.
         for (const parent of new Set(due.map((file) => path.dirname(target(file.path))))) {
           if (made.has(parent)) continue;
-          await mkdir(parent, { recursive: true });
+          await makeFolder(dir, parent, ledger?.kept ?? false);
           made.add(parent);
         }
         // The first file of some bytes is written, the others wait for it and link to it. It
@@ -316,11 +335,13 @@ export interface WriteResult {
  * The build's staging folder next to `outDir`, emptied, to write into: call its write()
  * as often as needed (a batch of pages at a time: pageOutputFiles(pages)).
  */
-export async function openStagingFolder(outDir: string): Promise<OutputFolder> {
+export async function openStagingFolder(outDir: string, options: { cacheDir?: string } = {}): Promise<OutputFolder & { ledger: OutputLedger }> {
   const staging = stagingDir(outDir);
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
-  return openOutputFolder(staging, { remember: 'paths' });
+  // The last build's output, when the cache kept one, becomes the staging folder (see ./kept-output.ts).
+  const ledger = await openLedger({ dir: staging, cacheDir: options.cacheDir });
+  if (!ledger.kept) await mkdir(staging, { recursive: true });
+  return Object.assign(openOutputFolder(staging, { remember: 'paths', ledger }), { ledger });
 }
 
 /** The build's write: the whole site into a fresh staging folder (see openStagingFolder). */
@@ -339,6 +360,36 @@ const CONCURRENCY = 64;
 
 /** What put() writes before renaming: `.name.PID-N.tmp`; never the build's. */
 const TEMP_FILE = /^\..+\.\d+-\d+\.tmp$/;
+
+/**
+ * Makes `folder` (inside `root`); in a kept output, a file of the last build where this
+ * build has a folder (a static file replaced by a folder of the same name) is removed first.
+ */
+async function makeFolder(root: string, folder: string, kept: boolean): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!kept || (code !== 'EEXIST' && code !== 'ENOTDIR')) throw error;
+    for (let d = folder; d !== root && d.startsWith(root); d = path.dirname(d)) {
+      const info = await lstat(d).catch(() => undefined);
+      if (info && !info.isDirectory()) await unlink(d);
+    }
+    await mkdir(folder, { recursive: true });
+  }
+}
+
+/** Renames `from` over `to`; in a kept output, a folder of the last build where this build has a file is removed first. */
+async function renameOver(from: string, to: string, kept: boolean): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!kept || (code !== 'EISDIR' && code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error;
+    await rm(to, { recursive: true, force: true });
+    await rename(from, to);
+  }
+}
 
 function sizeOf(file: OutputFile): number {
   if (file.origin === 'static') return file.size;

@@ -1,0 +1,267 @@
+/**
+ * The previous output, kept for the next build to write into. Publishing swaps the new
+ * output into place; the folder it replaces is not deleted but moved into the cache, and
+ * the next build takes it as its staging folder: pages, twins and compressed copies whose
+ * bytes did not change are left where they are, only what changed is written, and what
+ * the site no longer has is removed. At 10,000 docs, deleting the old output took 8 s of
+ * every build and writing it again most of the rest of its file system work.
+ *
+ * What the folder holds is known from a manifest written with each output: every file's
+ * path, the hash of its bytes (a compressed copy: its size only) and its size. A kept file
+ * is trusted only while it is the one the manifest describes: same size, and not modified
+ * since the manifest was written (its mtime), in the very folder the manifest was written
+ * for (its inode). Anything else in the folder (a file added to the published output by
+ * hand or by another tool, a write cut short) is rewritten or removed, so the result is
+ * the output a build into an empty folder gives, byte for byte.
+ *
+ * A cache entry like the others: `--no-cache` neither takes nor keeps it, and removing
+ * node_modules/.cache removes it.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import pMap from 'p-map';
+import { writeCacheFile } from '../cache-file.ts';
+import { cacheSalt } from '../cache-salt.ts';
+
+/** The kept output and its manifest, inside the cache folder. */
+const KEPT_DIR = 'output';
+const KEPT_MANIFEST = 'output.json';
+/** The manifest of the published output: the kept one once the next build publishes. */
+const PUBLISHED_MANIFEST = 'published.json';
+const NEXT_MANIFEST = 'next.json';
+
+/**
+ * What makes a kept compressed copy the copy this build would make: the compression rules
+ * and the zlib and brotli Node was built with. A kept page is trusted by the hash of its
+ * bytes whatever the version; its copies only under the same salt.
+ */
+const COPY_SALT = cacheSalt({ files: ['cli/stages/precompress.ts', 'cli/stages/kept-output.ts'], salts: [process.versions.zlib ?? '', process.versions.brotli ?? ''] });
+
+/** The name a file's bytes have in the ledger and in the compression cache. */
+export function contentHash(contents: string | Uint8Array): string {
+  return createHash('sha256').update(contents).digest('base64url');
+}
+
+/** A compressed copy has no hash of its own: it is valid while its source is unchanged. */
+export const COPY_HASH = '';
+const COPY = COPY_HASH;
+
+interface Manifest {
+  salt: string;
+  /** Inode of the folder it describes: a manifest paired with another folder is not used. */
+  folder: number;
+  /** Path inside the folder, hash of the bytes (COPY for a compressed copy), size. */
+  files: [rel: string, hash: string, size: number][];
+}
+
+/** A kept file as the manifest lists it, and whether the folder still holds it as written. */
+interface KeptFile {
+  hash: string;
+  size: number;
+  trusted: boolean;
+}
+
+/**
+ * What a staging folder holds and what this build put there. The writers (./write.ts, the
+ * precompressor) ask it whether a file is there with the bytes they are about to write,
+ * and tell it what they wrote or left; the build then sweeps away the rest and saves the
+ * manifest for the next build.
+ */
+export interface OutputLedger {
+  /** Whether the folder came from an earlier build: files may be there, and are replaced, not written in place. */
+  readonly kept: boolean;
+  /** Settles once the kept files are checked against their manifest: every other call waits for it. */
+  ready(): Promise<void>;
+  /** Whether the folder holds `rel` with bytes of this hash already (kept and trusted, or written by this build). */
+  holds(rel: string, hash: string): boolean;
+  /** A compressed copy: 'kept' when the folder holds it as the last build wrote it, 'none' when that build made none, else 'unknown'. */
+  copy(rel: string): 'kept' | 'none' | 'unknown';
+  /** Records that this build's output has `rel` (bytes of `hash`, or COPY), of `size` bytes, written or left as it was. */
+  produce(rel: string, hash: string, size: number): void;
+  /** Records a kept compressed copy as part of this build's output. */
+  keepCopy(rel: string): void;
+  /** Whether `rel` is in this build's output with the bytes the kept folder had (not written by this build). */
+  unchanged(rel: string): boolean;
+  /** The hash of a file of this build's output. */
+  hashOf(rel: string): string | undefined;
+  /** The files of this build's output that are not compressed copies, with their sizes. */
+  sources(): [rel: string, size: number][];
+  /**
+   * Removes the files of the folder that are not in this build's output, but those
+   * `later` says are still to come (compressed copies, files written after this call),
+   * and the folders this empties. Call it again with no `later` once every file is written.
+   */
+  sweep(later?: (rel: string) => boolean): Promise<number>;
+  /** Writes the manifest of this output into the cache, for the build that keeps it. */
+  save(): Promise<void>;
+}
+
+export interface KeptOutputOptions {
+  /** The staging folder: empty when no kept output could be taken. */
+  dir: string;
+  /** Cache folder; none: nothing is kept or taken. */
+  cacheDir?: string;
+}
+
+/**
+ * Moves the kept output, when the cache has one, into `dir` (the staging folder, which must
+ * not exist) and returns the ledger of that folder; with none, `dir` is made empty.
+ */
+export async function openLedger(options: KeptOutputOptions): Promise<OutputLedger> {
+  const { dir, cacheDir } = options;
+  const moved = cacheDir ? await moveKeptOutput(cacheDir, dir) : false;
+  // The kept files are checked while the build goes on: only the first write waits for it.
+  const taken = moved && cacheDir ? readKeptOutput(cacheDir, dir) : Promise.resolve(undefined);
+  taken.catch(() => undefined);
+  return createLedger(dir, moved, taken, cacheDir);
+}
+
+/** Moves the kept output to `dir`; false when there is none to take. */
+async function moveKeptOutput(cacheDir: string, dir: string): Promise<boolean> {
+  const keptDir = path.join(cacheDir, KEPT_DIR);
+  try {
+    await rename(keptDir, dir);
+    return true;
+  } catch (error) {
+    // None kept, or kept on another file system than the output (then it is of no use).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await rm(keptDir, { recursive: true, force: true });
+    return false;
+  }
+}
+
+interface Taken {
+  /** The kept files the manifest lists; undefined without a manifest for this folder. */
+  files: Map<string, KeptFile> | undefined;
+  /** Whether the manifest's copies were made under this build's rules (see COPY_SALT). */
+  copiesKnown: boolean;
+  /** What the folder held when it was taken. */
+  listing: string[];
+}
+
+async function readKeptOutput(cacheDir: string, dir: string): Promise<Taken> {
+  const manifestFile = path.join(cacheDir, KEPT_MANIFEST);
+  const [manifest, written, folder, listing] = await Promise.all([
+    readFile(manifestFile, 'utf8').then((text) => JSON.parse(text) as Manifest, () => undefined),
+    stat(manifestFile).then((info) => info.mtimeMs, () => 0),
+    stat(dir),
+    listFiles(dir),
+  ]);
+  // It describes nothing in the cache any more.
+  await rm(manifestFile, { force: true });
+  if (!manifest || manifest.folder !== folder.ino || !Array.isArray(manifest.files)) return { files: undefined, copiesKnown: false, listing };
+  const copiesKnown = manifest.salt === COPY_SALT;
+  const files = new Map<string, KeptFile>();
+  await pMap(
+    manifest.files,
+    async ([rel, hash, size]) => {
+      // Copies made under other compression rules are not this build's copies.
+      if (hash === COPY && !copiesKnown) return;
+      const info = await lstat(path.join(dir, ...rel.split('/'))).catch(() => undefined);
+      files.set(rel, { hash, size, trusted: info !== undefined && info.isFile() && info.size === size && info.mtimeMs <= written });
+    },
+    { concurrency: 64 },
+  );
+  return { files, copiesKnown, listing };
+}
+
+function createLedger(dir: string, kept: boolean, taken: Promise<Taken | undefined>, cacheDir: string | undefined): OutputLedger {
+  let previous: Map<string, KeptFile> | undefined;
+  let copiesKnown = false;
+  let listing: string[] = [];
+  const ready = taken.then((found) => {
+    previous = found?.files;
+    copiesKnown = found?.copiesKnown ?? false;
+    listing = found?.listing ?? [];
+  });
+  /** What this build's output has: hash, size, and whether this build wrote it. */
+  const output = new Map<string, { hash: string; size: number; written: boolean }>();
+  return {
+    kept,
+    ready: () => ready,
+    holds(rel, hash) {
+      const now = output.get(rel);
+      if (now) return now.hash === hash;
+      const before = previous?.get(rel);
+      return before !== undefined && before.trusted && before.hash === hash;
+    },
+    copy(rel) {
+      if (!previous || !copiesKnown) return 'unknown';
+      const before = previous.get(rel);
+      if (!before) return 'none';
+      return before.trusted && before.hash === COPY ? 'kept' : 'unknown';
+    },
+    produce(rel, hash, size) {
+      const before = previous?.get(rel);
+      const left = !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY;
+      output.set(rel, { hash, size, written: !left });
+    },
+    keepCopy(rel) {
+      const before = previous?.get(rel);
+      if (!before) throw new Error(`${rel} is not a kept copy`);
+      output.set(rel, { hash: COPY, size: before.size, written: false });
+    },
+    unchanged(rel) {
+      const now = output.get(rel);
+      return now !== undefined && !now.written;
+    },
+    hashOf(rel) {
+      return output.get(rel)?.hash;
+    },
+    sources() {
+      const found: [string, number][] = [];
+      for (const [rel, file] of output) if (file.hash !== COPY) found.push([rel, file.size]);
+      return found;
+    },
+    async sweep(later) {
+      await ready;
+      const going = listing.filter((rel) => !output.has(rel) && !later?.(rel));
+      await pMap(going, (rel) => unlink(path.join(dir, ...rel.split('/'))).catch(() => undefined), { concurrency: 64 });
+      // Swept once: a file listed is either in the output or gone now.
+      listing = listing.filter((rel) => output.has(rel) || later?.(rel));
+      // The folders this emptied, deepest first; one that still holds something stays.
+      const folders = new Set<string>();
+      for (const rel of going) for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) folders.add(d);
+      for (const folder of [...folders].sort((a, b) => b.length - a.length)) await rmdir(path.join(dir, ...folder.split('/'))).catch(() => undefined);
+      return going.length;
+    },
+    async save() {
+      if (!cacheDir) return;
+      await mkdir(cacheDir, { recursive: true });
+      const manifest: Manifest = { salt: COPY_SALT, folder: (await stat(dir)).ino, files: [...output].map(([rel, file]) => [rel, file.hash, file.size]) };
+      await writeCacheFile(path.join(cacheDir, NEXT_MANIFEST), JSON.stringify(manifest));
+    },
+  };
+}
+
+/**
+ * After publishing: `previous` (the output that was in place until now) goes into the
+ * cache with the manifest written for it, and the manifest of the new output waits for
+ * the next publish. Without a cache, or where the move fails, the previous output is
+ * removed as before.
+ */
+export async function keepPreviousOutput(previous: string, cacheDir: string | undefined): Promise<void> {
+  if (!cacheDir) {
+    await rm(previous, { recursive: true, force: true });
+    return;
+  }
+  const moved = await rename(previous, path.join(cacheDir, KEPT_DIR)).then(
+    () => true,
+    () => false,
+  );
+  if (moved) await rename(path.join(cacheDir, PUBLISHED_MANIFEST), path.join(cacheDir, KEPT_MANIFEST)).catch(() => undefined);
+  else await rm(previous, { recursive: true, force: true });
+  await rename(path.join(cacheDir, NEXT_MANIFEST), path.join(cacheDir, PUBLISHED_MANIFEST)).catch(() => undefined);
+}
+
+/** After publishing into a place that held nothing: the new output's manifest is the published one. */
+export async function publishedManifest(cacheDir: string | undefined): Promise<void> {
+  if (cacheDir) await rename(path.join(cacheDir, NEXT_MANIFEST), path.join(cacheDir, PUBLISHED_MANIFEST)).catch(() => undefined);
+}
+
+/** Every file under `dir`, as `/`-separated paths inside it. */
+async function listFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}

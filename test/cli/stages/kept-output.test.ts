@@ -1,0 +1,95 @@
+/**
+ * The previous output kept in the cache: the next build writes into it only what changed,
+ * removes what the site no longer has, distrusts what was changed by hand, and the result
+ * is, byte for byte and file for file, the output of a build into an empty folder.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { buildFixture } from '../../helpers/build.ts';
+import { makeSite } from '../../helpers/fixtures.ts';
+import { checkNoTempLeftovers } from '../../helpers/temp.ts';
+
+checkNoTempLeftovers();
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.map((e) => path.relative(dir, path.join(e.parentPath, e.name)) + (e.isDirectory() ? '/' : '')).sort();
+}
+
+/** Fails unless `dir` holds exactly the files and folders of `expected`, with the same bytes. */
+async function assertSameOutput(dir: string, expected: string): Promise<void> {
+  const files = await listFiles(expected);
+  assert.deepEqual(await listFiles(dir), files, `${path.basename(dir)}/ and ${path.basename(expected)}/ hold different files`);
+  for (const file of files.filter((f) => !f.endsWith('/'))) {
+    assert.ok((await readFile(path.join(dir, file))).equals(await readFile(path.join(expected, file))), `${file} differs from a build into an empty folder`);
+  }
+}
+
+/** Bytes of a compressible static file, large enough to get compressed copies. */
+const svg = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg">${`<rect width="10" height="10" fill="${fill}"/>`.repeat(60)}</svg>\n`;
+
+describe('the kept output', () => {
+  it('a build into the kept output writes what changed, removes what went, and gives the output of a build from nothing', async (t) => {
+    const dir = await makeSite(t);
+    const cache = path.join(dir, 'node_modules/.cache/docsgen');
+    await mkdir(path.join(dir, 'static/img'), { recursive: true });
+    await writeFile(path.join(dir, 'static/img/logo.svg'), svg('red'));
+    await writeFile(path.join(dir, 'static/img/old.svg'), svg('blue'));
+    await writeFile(path.join(dir, 'content/docs/guia/segundo.mdx'), '---\ntitle: Segundo\ndescription: O segundo passo.\n---\n\nTexto.\n');
+    const first = await buildFixture(dir, { cache: true });
+    assert.equal(first.filesWritten, first.fileCount, 'a first build writes every file');
+    assert.ok(!existsSync(path.join(cache, 'output')), 'nothing to keep when dist/ did not exist');
+    // The second build replaces dist/: the first output is kept.
+    await buildFixture(dir, { cache: true });
+    assert.ok(existsSync(path.join(cache, 'output/index.html')), 'the replaced output is kept in the cache');
+
+    // The site changes: a doc edited, one removed, one added, a static file changed and one removed.
+    await appendFile(path.join(dir, 'content/docs/intro.mdx'), '\nUm parágrafo novo.\n');
+    await rm(path.join(dir, 'content/docs/guia/segundo.mdx'));
+    await writeFile(path.join(dir, 'content/docs/guia/terceiro.mdx'), '---\ntitle: Terceiro\ndescription: O terceiro passo.\n---\n\nMais texto.\n');
+    await writeFile(path.join(dir, 'static/img/logo.svg'), svg('green'));
+    await rm(path.join(dir, 'static/img/old.svg'));
+    const third = await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { outDir: 'clean' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+    assert.ok(third.filesWritten < third.fileCount / 2, `most files were left as they were (${third.filesWritten} of ${third.fileCount} written)`);
+    assert.ok(!existsSync(path.join(dir, 'dist/docs/guia/segundo.html')), 'the removed doc is gone');
+    assert.ok(!existsSync(path.join(dir, 'dist/img/old.svg.br')), "the removed static file's copies are gone");
+  });
+
+  it('a file of the published output changed, added or removed by hand is not trusted', async (t) => {
+    const dir = await makeSite(t);
+    await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { cache: true });
+    // dist/ is kept by the next build, then written into by the one after it.
+    const intro = path.join(dir, 'dist/docs/intro/index.html');
+    const html = await readFile(intro, 'utf8');
+    // Same size, other bytes: only its time tells.
+    await writeFile(intro, html.replace('Intro', 'IntrO'));
+    assert.equal((await stat(intro)).size, Buffer.byteLength(html));
+    await writeFile(path.join(dir, 'dist/added-by-hand.txt'), 'not the build’s');
+    const copy = (await listFiles(path.join(dir, 'dist'))).find((f) => f.endsWith('.html.br'));
+    assert.ok(copy, 'the output has compressed copies');
+    await unlink(path.join(dir, 'dist', copy));
+    await buildFixture(dir, { cache: true });
+    const last = await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { outDir: 'clean' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+    assert.ok(last.filesWritten > 0 && last.filesWritten < last.fileCount, `the changed files were written again, and only they (${last.filesWritten} of ${last.fileCount})`);
+  });
+
+  it('without a manifest for it, a kept folder is written into as if empty', async (t) => {
+    const dir = await makeSite(t);
+    const cache = path.join(dir, 'node_modules/.cache/docsgen');
+    await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { cache: true });
+    await rm(path.join(cache, 'output.json'));
+    const last = await buildFixture(dir, { cache: true });
+    assert.equal(last.filesWritten, last.fileCount, 'every file written');
+    await buildFixture(dir, { outDir: 'clean' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+  });
+});
