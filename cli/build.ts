@@ -32,7 +32,7 @@ import { createPageWriter, type PageWriter } from './stages/write-pages.ts';
 import { createHeaderSourcesCache, securityHeaderFiles, securityHeaders, type HeaderSourcesCache } from './stages/security-headers.ts';
 import { checkOutputPaths } from './stages/output-paths.ts';
 import { listStaticFiles, type StaticFile } from './stages/static-files.ts';
-import { verify } from './stages/verify.ts';
+import { verify, type VerifyOptions } from './stages/verify.ts';
 import { VERIFY_THREAD_FROM, verifyOnThread } from './stages/verify-thread.ts';
 import { SEARCH_META_PATH } from '../templates/shared/search-format.ts';
 import { DocsgenErrors, isDocsgenError, type DocsgenError } from './errors.ts';
@@ -394,7 +394,8 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
       // Settled however the index ends, so the crawl never waits forever.
       pending: { ...SEARCH_INDEX_PATHS, written: indexing.then(() => undefined, () => undefined) },
     };
-    const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? verifyOnThread : verify;
+    // More crawling threads join once the index is made, when this thread has nothing else to do.
+    const crawlWith = site.pages.length >= VERIFY_THREAD_FROM ? (o: VerifyOptions, c: SiteConfig) => verifyOnThread(o, c, { joinAfter: indexing }) : verify;
     const crawl = options.skipCrawl ? undefined : logger.task('verify', (progress) => crawlWith({ ...crawlOptions, progress }, config));
     // Awaited below; a crawl that fails first must not be reported as unhandled meanwhile.
     crawl?.catch(() => undefined);

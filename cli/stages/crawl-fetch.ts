@@ -54,6 +54,9 @@ export function crawlFetch(fallback: typeof fetch): (input: string | URL, init?:
         if (!isLoopback(url)) return fallback(url, init);
         continue;
       }
+      // linkinator leaves the body of a broken link unread: when the server then closes the
+      // connection, that body's error must not end the thread (a reader of it still gets it).
+      response.body.on('error', () => undefined);
       const headers = new Headers();
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

@@ -112,7 +112,8 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
   };
   // `w`: brotli's window fitted to the file (see compress()); copies made with its default window are not reused.
   // The hash is the ledger's when it has one: a page is then hashed once.
-  const keyOf = (contents: Uint8Array, level: Level, hash?: string) => `${level.brotli}.${level.gzip}w-${hash ?? contentHash(contents)}`;
+  const keyFor = (level: Level, hash: string) => `${level.brotli}.${level.gzip}w-${hash}`;
+  const keyOf = (contents: Uint8Array, level: Level, hash?: string) => keyFor(level, hash ?? contentHash(contents));
   /** The ledger's hash of a file's bytes; a static file's is of its signature, not its bytes. */
   const hashOf = (rel: string): string | undefined => {
     const hash = ledger?.hashOf(rel);
@@ -125,6 +126,10 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
    */
   const keepsCopies = (rels: readonly string[]): boolean => {
     if (!ledger?.kept || !rels.every((rel) => ledger.unchanged(rel))) return false;
+    // A static file is known by its signature, not its bytes: its copies are made again,
+    // from the cache, so its cache entry is kept (there are few, and they are small).
+    const hash = hashOf(rels[0]!);
+    if (!hash) return false;
     const suffixes = Object.values(PRECOMPRESSED_EXTENSIONS);
     const states = suffixes.map((suffix) => rels.map((rel) => ledger.copy(rel + suffix)));
     // A copy in doubt, or made beside one name of the file and not another: made again.
@@ -136,6 +141,8 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
       result.copies += rels.length;
     }
     result.reused++;
+    // Its cache entry stays, for a build without the kept output.
+    used.add(keyFor(levelOf(rels[0]!.split('/')), hash));
     return true;
   };
   /**

@@ -100,25 +100,80 @@ export interface VerifyConfig {
   links: { ignore: readonly string[] };
 }
 
+/** What a crawl of some of the pages found: what verify() reports, once the crawls of all are put together. */
+export interface CrawlOutcome {
+  /** Pages fetched and served. */
+  pages: number;
+  /** Other URLs requested and served: a path for the site's own (each crawl has a server of its own), else the URL. */
+  served: string[];
+  skipped: number;
+  /** By path or URL as in `served`, with the pages (paths) that link to it. */
+  broken: { url: string; local: boolean; status: number | undefined; shown: string[]; count: number }[];
+}
+
+export interface CrawlShare {
+  /** Origin of the server that serves the folder. */
+  origin: string;
+  /** Routes of every written page: a link to one is not requested (it is fetched as a page). */
+  routes: readonly string[];
+  /** The routes of the pages this crawl fetches, as they are handed to it; default all. */
+  mine?: Iterable<string> | AsyncIterable<string>;
+  checkExternal: boolean;
+  pending?: VerifyOptions['pending'];
+  /** Called after each of this crawl's pages. */
+  progress?: (done: number) => void;
+}
+
 export async function verify(options: VerifyOptions, config: VerifyConfig): Promise<VerifyResult> {
-  // Imported here, not at the top: it took a fifth of a second to load, and a large site
-  // crawls on a thread of its own (verify-thread.ts), so the build's own thread never needs it.
-  const { LinkChecker, LinkState } = await import('linkinator');
   const server = await startCrawlServer(options.dir, { thread: options.serverThread ?? options.routes.length >= SERVER_THREAD_FROM });
   try {
-    const local = server.url;
-    const ignored = config.links.ignore;
-    // The server serves the folder under the base URL its build wrote into it, as the host will.
-    const pageUrls = options.routes.map((route) => new URL(withBase(config.baseUrl, route), `${local}/`).href);
-    const ledger = createCrawlLedger(pageUrls);
-    const pending = options.pending;
-    const isPending = pending ? pendingMatcher(pending, config.baseUrl) : () => false;
-    /** Status of each broken link (undefined: no response). */
-    const broken = new Map<string, number | undefined>();
-    let checked = 0;
-    let skipped = 0;
-    let done = 0;
-    await pMap(pageUrls, async (pageUrl) => {
+    const total = options.routes.length;
+    const outcome = await crawlPages({ ...options, origin: server.url, progress: (done) => options.progress?.(done, total) }, config);
+    return verifyResult([outcome]);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The crawls' outcomes together: the counts, or the broken links with the pages that link to them. */
+export function verifyResult(outcomes: readonly CrawlOutcome[]): VerifyResult {
+  const broken = new Map<string, CrawlOutcome['broken'][number]>();
+  for (const found of outcomes.flatMap((o) => o.broken)) {
+    const known = broken.get(found.url);
+    if (!known) broken.set(found.url, { ...found, shown: [...found.shown] });
+    else {
+      known.count += found.count;
+      known.shown = [...new Set([...known.shown, ...found.shown])].slice(0, PARENTS_SHOWN);
+    }
+  }
+  if (broken.size > 0) throw brokenLinksError([...broken.values()]);
+  // A link every crawl shares (the stylesheet) is served to each: counted once.
+  const served = new Set(outcomes.flatMap((o) => o.served));
+  return { checked: outcomes.reduce((sum, o) => sum + o.pages, 0) + served.size, skipped: outcomes.reduce((sum, o) => sum + o.skipped, 0) };
+}
+
+/** Fetches this crawl's pages, and once each the URLs they link to that are not pages. */
+export async function crawlPages(share: CrawlShare, config: VerifyConfig): Promise<CrawlOutcome> {
+  // Imported here, not at the top: it took a fifth of a second to load, and a large site
+  // crawls on threads of its own (verify-thread.ts), so the build's own thread never needs it.
+  const { LinkChecker, LinkState } = await import('linkinator');
+  const local = share.origin;
+  const shown = (url: string) => (url.startsWith(`${local}/`) ? url.slice(local.length) : url === local ? '/' : url);
+  const ignored = config.links.ignore;
+  // The server serves the folder under the base URL its build wrote into it, as the host will.
+  const urlOf = (route: string) => new URL(withBase(config.baseUrl, route), `${local}/`).href;
+  const ledger = createCrawlLedger(share.routes.map(urlOf));
+  const pending = share.pending;
+  const isPending = pending ? pendingMatcher(pending, config.baseUrl) : () => false;
+  const mine = share.mine ?? share.routes;
+  const outcome: CrawlOutcome = { pages: 0, served: [], skipped: 0, broken: [] };
+  /** Status of each broken link (undefined: no response). */
+  const broken = new Map<string, number | undefined>();
+  let done = 0;
+  await pMap(
+    mine,
+    async (route) => {
+      const pageUrl = urlOf(route);
       const result = await new LinkChecker().check({
         path: pageUrl,
         recurse: false,
@@ -132,24 +187,28 @@ export async function verify(options: VerifyOptions, config: VerifyConfig): Prom
         linksToSkip: async (link: string) => {
           if (link === pageUrl) return false;
           if (ignored.some((prefix) => link.startsWith(prefix))) return true;
-          if (!link.startsWith(local) && !options.checkExternal) return true;
+          if (!link.startsWith(local) && !share.checkExternal) return true;
           if (!ledger.claim(link, pageUrl)) return true;
           if (isPending(link)) await pending?.written;
           return false;
         },
       });
       for (const link of result.links) {
-        if (link.state === LinkState.OK) checked++;
-        else if (link.state === LinkState.SKIPPED) skipped++;
+        if (link.state === LinkState.OK) {
+          if (link.url === pageUrl) outcome.pages++;
+          else outcome.served.push(shown(link.url));
+        } else if (link.state === LinkState.SKIPPED) outcome.skipped++;
         else broken.set(link.url, link.status);
       }
-      options.progress?.(++done, pageUrls.length);
-    }, { concurrency: PAGES_IN_FLIGHT });
-    if (broken.size > 0) throw brokenLinksError(broken, ledger, local);
-    return { checked, skipped };
-  } finally {
-    await server.close();
-  }
+      share.progress?.(++done);
+    },
+    { concurrency: PAGES_IN_FLIGHT },
+  );
+  outcome.broken = [...broken].map(([url, status]) => {
+    const parents = ledger.parentsOf(url);
+    return { url: shown(url), local: url.startsWith(local), status, shown: parents.shown.map(shown), count: parents.count };
+  });
+  return outcome;
 }
 
 /** Whether a URL of the crawl names one of the pending files. */
@@ -166,17 +225,15 @@ function pendingMatcher(pending: PendingFiles, baseUrl: string): (link: string) 
   };
 }
 
-function brokenLinksError(broken: Map<string, number | undefined>, ledger: CrawlLedger, local: string): DocsgenErrors {
-  const shortUrl = (url: string) => url.replace(local, '') || '/';
-  const errors = [...broken].map(([url, status]) => {
-    const parents = ledger.parentsOf(url);
-    const pages = parents.shown.map(shortUrl).sort();
+function brokenLinksError(broken: readonly CrawlOutcome['broken'][number][]): DocsgenErrors {
+  const errors = broken.map(({ url, local, status, ...parents }) => {
+    const pages = [...parents.shown].sort();
     const shown = pages.join(', ') + (parents.count > pages.length ? ` and ${parents.count - pages.length} more` : '');
-    return new DocsgenError(`Broken link ${shortUrl(url)} (status ${status || 'no response'}), linked from ${shown || 'the list of written pages'}.`, {
-      hint: url.startsWith(local)
+    return new DocsgenError(`Broken link ${url} (status ${status || 'no response'}), linked from ${shown || 'the list of written pages'}.`, {
+      hint: local
         ? 'The page or file does not exist in the output; fix the link or add the file to static/.'
         : 'The external site did not answer with success; fix the URL or add its prefix to links.ignore in site.config.ts with a reason.',
     });
   });
-  return new DocsgenErrors(`The crawl of the built site found ${broken.size} broken link${broken.size === 1 ? '' : 's'}:`, errors);
+  return new DocsgenErrors(`The crawl of the built site found ${broken.length} broken link${broken.length === 1 ? '' : 's'}:`, errors);
 }

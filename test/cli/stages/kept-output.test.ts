@@ -81,6 +81,18 @@ describe('the kept output', () => {
     assert.ok(last.filesWritten > 0 && last.filesWritten < last.fileCount, `the changed files were written again, and only they (${last.filesWritten} of ${last.fileCount})`);
   });
 
+  it('a build that keeps every copy keeps their compression cache too, for a build without the kept output', async (t) => {
+    const dir = await makeSite(t);
+    const compressed = path.join(dir, 'node_modules/.cache/docsgen/precompressed');
+    await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { cache: true });
+    const entries = (await readdir(compressed)).sort();
+    assert.ok(entries.length > 10, `the cache holds the copies (${entries.length})`);
+    const kept = await buildFixture(dir, { cache: true });
+    assert.equal(kept.filesWritten, 0, 'nothing changed');
+    assert.deepEqual((await readdir(compressed)).sort(), entries);
+  });
+
   it('without a manifest for it, a kept folder is written into as if empty', async (t) => {
     const dir = await makeSite(t);
     const cache = path.join(dir, 'node_modules/.cache/docsgen');

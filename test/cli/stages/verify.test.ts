@@ -122,3 +122,35 @@ for (const { name, crawl } of variants) describe(`verify, ${name}`, () => {
     });
   });
 });
+
+describe('verify, the pages shared among crawling threads', () => {
+  it('checks every page once, counts a link they share once, and reports a broken link once with its pages from every thread', async (t) => {
+    const site = await makeSite(t);
+    const config = await loadConfig(site);
+    const out = await mkdtemp(path.join(os.tmpdir(), 'docsgen-verify-threads-'));
+    t.after(() => rm(out, { recursive: true, force: true }));
+    await writeFile(path.join(out, 's.css'), 'body{}');
+    await writeFile(path.join(out, 'index.html'), '<!DOCTYPE html><title>home</title>');
+    // Enough pages for several handouts, so both threads crawl some.
+    const routes: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      routes.push(`/p${i}`);
+      const broken = i % 100 === 0 ? '<a href="/missing.png">img</a>' : '';
+      await writeFile(path.join(out, `p${i}.html`), `<!DOCTYPE html><html><head><title>p</title><link rel="stylesheet" href="/s.css"></head><body><a href="/p${(i + 1) % 400}">next</a>${broken}</body></html>`);
+    }
+    const done: number[] = [];
+    await assert.rejects(verifyOnThread({ dir: out, checkExternal: false, routes, progress: (n) => done.push(n) }, config, { threads: 2 }), (error: unknown) => {
+      assert.ok(error instanceof DocsgenErrors, String(error));
+      assert.equal(error.errors.length, 1, error.errors.map((e) => e.message).join('\n'));
+      // Three of the four linking pages, whichever the threads met first, and the count of the others.
+      assert.match(error.errors[0]!.message, /^Broken link \/missing\.png \(status 404\), linked from \/p(?:0|[1-3]00), \/p(?:0|[1-3]00), \/p(?:0|[1-3]00) and 1 more\.$/);
+      return true;
+    });
+    assert.equal(Math.max(...done), 400, 'every page crawled');
+    await rm(path.join(out, 'p0.html'));
+    await writeFile(path.join(out, 'p0.html'), '<!DOCTYPE html><html><head><title>p</title><link rel="stylesheet" href="/s.css"></head><body>ok</body></html>');
+    for (const i of [100, 200, 300]) await writeFile(path.join(out, `p${i}.html`), '<!DOCTYPE html><title>p</title><p>ok</p>');
+    const result = await verifyOnThread({ dir: out, checkExternal: false, routes }, config, { threads: 2 });
+    assert.equal(result.checked, 401, 'the 400 pages and the stylesheet once');
+  });
+});
