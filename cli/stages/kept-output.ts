@@ -18,10 +18,15 @@
  * node_modules/.cache removes it.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { link as linkFile, mkdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
 import { writeCacheFile } from '../cache-file.ts';
+import { startWorkerThread } from '../worker-thread.ts';
+import { COPY_HASH, type KeptCheck, type KeptCheckInput, type Manifest } from './kept-output-check.ts';
+
+export { COPY_HASH };
 import { cacheSalt } from '../cache-salt.ts';
 
 /** The kept output and its manifest, inside the cache folder. */
@@ -36,24 +41,14 @@ const NEXT_MANIFEST = 'next.json';
  * and the zlib and brotli Node was built with. A kept page is trusted by the hash of its
  * bytes whatever the version; its copies only under the same salt.
  */
-const COPY_SALT = cacheSalt({ files: ['cli/stages/precompress.ts', 'cli/stages/kept-output.ts'], salts: [process.versions.zlib ?? '', process.versions.brotli ?? ''] });
+const COPY_SALT = cacheSalt({ files: ['cli/stages/precompress.ts'], salts: [process.versions.zlib ?? '', process.versions.brotli ?? ''] });
 
 /** The name a file's bytes have in the ledger and in the compression cache. */
 export function contentHash(contents: string | Uint8Array): string {
   return createHash('sha256').update(contents).digest('base64url');
 }
 
-/** A compressed copy has no hash of its own: it is valid while its source is unchanged. */
-export const COPY_HASH = '';
 const COPY = COPY_HASH;
-
-interface Manifest {
-  salt: string;
-  /** Inode of the folder it describes: a manifest paired with another folder is not used. */
-  folder: number;
-  /** Path inside the folder, hash of the bytes (COPY for a compressed copy), size. */
-  files: [rel: string, hash: string, size: number][];
-}
 
 /** A kept file as the manifest lists it, and whether the folder still holds it as written. */
 interface KeptFile {
@@ -69,8 +64,11 @@ interface KeptFile {
  * manifest for the next build.
  */
 export interface OutputLedger {
-  /** Whether the folder came from an earlier build: files may be there, and are replaced, not written in place. */
-  readonly kept: boolean;
+  /**
+   * Whether files may be there before this build writes them (a kept output), or be second
+   * names of the published output's files: then they are replaced, never written in place.
+   */
+  readonly replaces: boolean;
   /** Settles once the kept files are checked against their manifest: every other call waits for it. */
   ready(): Promise<void>;
   /** Whether the folder holds `rel` with bytes of this hash already (kept and trusted, or written by this build). */
@@ -79,8 +77,14 @@ export interface OutputLedger {
   copy(rel: string): 'kept' | 'none' | 'unknown';
   /** Records that this build's output has `rel` (bytes of `hash`, or COPY), of `size` bytes, written or left as it was. */
   produce(rel: string, hash: string, size: number): void;
-  /** Records a kept compressed copy as part of this build's output. */
-  keepCopy(rel: string): void;
+  /**
+   * Makes the file the folder holds at `rel` (holds() said so) this build's: in a kept
+   * output it is there already; from the published output, it gets a second name here.
+   * False when it could not (then it is written).
+   */
+  keep(rel: string): Promise<boolean>;
+  /** keep() for a compressed copy, which it also records as part of this build's output. */
+  keepCopy(rel: string): Promise<boolean>;
   /** Whether `rel` is in this build's output with the bytes the kept folder had (not written by this build). */
   unchanged(rel: string): boolean;
   /** The hash of a file of this build's output. */
@@ -102,6 +106,12 @@ export interface KeptOutputOptions {
   dir: string;
   /** Cache folder; none: nothing is kept or taken. */
   cacheDir?: string;
+  /**
+   * The published output: with no kept output (the build after a first one), its files
+   * that this build would write as they are become second names in the staging folder
+   * instead (hard links), which costs a directory entry instead of a file.
+   */
+  published?: string;
 }
 
 /**
@@ -109,12 +119,18 @@ export interface KeptOutputOptions {
  * not exist) and returns the ledger of that folder; with none, `dir` is made empty.
  */
 export async function openLedger(options: KeptOutputOptions): Promise<OutputLedger> {
-  const { dir, cacheDir } = options;
+  const { dir, cacheDir, published } = options;
   const moved = cacheDir ? await moveKeptOutput(cacheDir, dir) : false;
-  // The kept files are checked while the build goes on: only the first write waits for it.
-  const taken = moved && cacheDir ? readKeptOutput(cacheDir, dir) : Promise.resolve(undefined);
+  const linking = !moved && cacheDir !== undefined && published !== undefined && existsSync(path.join(cacheDir, PUBLISHED_MANIFEST)) && existsSync(published);
+  // The files are checked while the build goes on: only the first write waits for it.
+  const taken =
+    cacheDir && moved
+      ? readKeptOutput({ dir, manifestFile: path.join(cacheDir, KEPT_MANIFEST), salt: COPY_SALT })
+      : cacheDir && linking && published
+        ? readKeptOutput({ dir: published, manifestFile: path.join(cacheDir, PUBLISHED_MANIFEST), salt: COPY_SALT, published: true })
+        : Promise.resolve(undefined);
   taken.catch(() => undefined);
-  return createLedger(dir, moved, taken, cacheDir);
+  return createLedger(dir, { moved, base: linking ? published : undefined }, taken, cacheDir);
 }
 
 /** Moves the kept output to `dir`; false when there is none to take. */
@@ -139,33 +155,46 @@ interface Taken {
   listing: string[];
 }
 
-async function readKeptOutput(cacheDir: string, dir: string): Promise<Taken> {
-  const manifestFile = path.join(cacheDir, KEPT_MANIFEST);
-  const [manifest, written, folder, listing] = await Promise.all([
-    readFile(manifestFile, 'utf8').then((text) => JSON.parse(text) as Manifest, () => undefined),
-    stat(manifestFile).then((info) => info.mtimeMs, () => 0),
-    stat(dir),
-    listFiles(dir),
-  ]);
-  // It describes nothing in the cache any more.
-  await rm(manifestFile, { force: true });
-  if (!manifest || manifest.folder !== folder.ino || !Array.isArray(manifest.files)) return { files: undefined, copiesKnown: false, listing };
-  const copiesKnown = manifest.salt === COPY_SALT;
-  const files = new Map<string, KeptFile>();
-  await pMap(
-    manifest.files,
-    async ([rel, hash, size]) => {
-      // Copies made under other compression rules are not this build's copies.
-      if (hash === COPY && !copiesKnown) return;
-      const info = await lstat(path.join(dir, ...rel.split('/'))).catch(() => undefined);
-      files.set(rel, { hash, size, trusted: info !== undefined && info.isFile() && info.size === size && info.mtimeMs <= written });
-    },
-    { concurrency: 64 },
-  );
-  return { files, copiesKnown, listing };
+async function readKeptOutput(input: KeptCheckInput): Promise<Taken> {
+  const worker = startWorkerThread('cli/stages/kept-output-worker.ts', input);
+  const check = await new Promise<KeptCheck>((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', (code) => reject(new Error(`The check of the kept output stopped: its thread ended with code ${code}.`)));
+    worker.on('message', (message: { check: KeptCheck } | { crash: string }) => {
+      if ('check' in message) resolve(message.check);
+      else reject(new Error(`The check of the kept output failed:\n${message.crash}`));
+    });
+  }).finally(() => worker.terminate());
+  const found = check.files;
+  const files = found && new Map(found.rels.map((rel, i): [string, KeptFile] => [rel, { hash: found.hashes[i]!, size: found.sizes[i]!, trusted: found.trusted[i]! }]));
+  return { files, copiesKnown: check.copiesKnown, listing: check.listing };
 }
 
-function createLedger(dir: string, kept: boolean, taken: Promise<Taken | undefined>, cacheDir: string | undefined): OutputLedger {
+/** `moved`: the folder is the kept output; `base`: the published output, whose files are linked. */
+function createLedger(dir: string, from: { moved: boolean; base?: string }, taken: Promise<Taken | undefined>, cacheDir: string | undefined): OutputLedger {
+  const { base } = from;
+  /** What this build's output has: hash, size, and whether this build wrote it. */
+  const output = new Map<string, { hash: string; size: number; written: boolean }>();
+  /** Folders made for links, so each is made once. */
+  const made = new Set<string>();
+  /** A second name, at `rel` here, of the published output's file at `rel`. */
+  const link = async (rel: string): Promise<boolean> => {
+    // In a kept output, or written by this build already.
+    if (!base || output.has(rel)) return true;
+    const to = path.join(dir, ...rel.split('/'));
+    const folder = path.dirname(to);
+    try {
+      if (!made.has(folder)) {
+        await mkdir(folder, { recursive: true });
+        made.add(folder);
+      }
+      await linkFile(path.join(base, ...rel.split('/')), to);
+      return true;
+    } catch {
+      // Another device, too many links, a file gone since it was checked: it is written.
+      return false;
+    }
+  };
   let previous: Map<string, KeptFile> | undefined;
   let copiesKnown = false;
   let listing: string[] = [];
@@ -174,10 +203,8 @@ function createLedger(dir: string, kept: boolean, taken: Promise<Taken | undefin
     copiesKnown = found?.copiesKnown ?? false;
     listing = found?.listing ?? [];
   });
-  /** What this build's output has: hash, size, and whether this build wrote it. */
-  const output = new Map<string, { hash: string; size: number; written: boolean }>();
   return {
-    kept,
+    replaces: from.moved || base !== undefined,
     ready: () => ready,
     holds(rel, hash) {
       const now = output.get(rel);
@@ -196,10 +223,13 @@ function createLedger(dir: string, kept: boolean, taken: Promise<Taken | undefin
       const left = !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY;
       output.set(rel, { hash, size, written: !left });
     },
-    keepCopy(rel) {
+    keep: link,
+    async keepCopy(rel) {
       const before = previous?.get(rel);
       if (!before) throw new Error(`${rel} is not a kept copy`);
+      if (!(await link(rel))) return false;
       output.set(rel, { hash: COPY, size: before.size, written: false });
+      return true;
     },
     unchanged(rel) {
       const now = output.get(rel);
@@ -257,11 +287,4 @@ export async function keepPreviousOutput(previous: string, cacheDir: string | un
 /** After publishing into a place that held nothing: the new output's manifest is the published one. */
 export async function publishedManifest(cacheDir: string | undefined): Promise<void> {
   if (cacheDir) await rename(path.join(cacheDir, NEXT_MANIFEST), path.join(cacheDir, PUBLISHED_MANIFEST)).catch(() => undefined);
-}
-
-/** Every file under `dir`, as `/`-separated paths inside it. */
-async function listFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
 }

@@ -124,8 +124,8 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
    * Whether the copies the last build made of `rels` (equal files, all left as they were)
    * are this build's copies, as they are: then they are kept, and nothing is compressed.
    */
-  const keepsCopies = (rels: readonly string[]): boolean => {
-    if (!ledger?.kept || !rels.every((rel) => ledger.unchanged(rel))) return false;
+  const keepsCopies = async (rels: readonly string[]): Promise<boolean> => {
+    if (!ledger?.replaces || !rels.every((rel) => ledger.unchanged(rel))) return false;
     // A static file is known by its signature, not its bytes: its copies are made again,
     // from the cache, so its cache entry is kept (there are few, and they are small).
     const hash = hashOf(rels[0]!);
@@ -134,12 +134,11 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
     const states = suffixes.map((suffix) => rels.map((rel) => ledger.copy(rel + suffix)));
     // A copy in doubt, or made beside one name of the file and not another: made again.
     if (states.some((forSuffix) => forSuffix.some((state) => state === 'unknown' || state !== forSuffix[0]))) return false;
-    for (const [i, suffix] of suffixes.entries()) {
-      if (states[i]![0] !== 'kept') continue;
-      for (const rel of rels) ledger.keepCopy(rel + suffix);
-      result.files += rels.length;
-      result.copies += rels.length;
-    }
+    const kept = suffixes.filter((_, i) => states[i]![0] === 'kept').flatMap((suffix) => rels.map((rel) => rel + suffix));
+    // One that cannot be linked is made again, and replaces the others.
+    if (!(await Promise.all(kept.map((rel) => ledger.keepCopy(rel)))).every(Boolean)) return false;
+    result.files += kept.length;
+    result.copies += kept.length;
     result.reused++;
     // Its cache entry stays, for a build without the kept output.
     used.add(keyFor(levelOf(rels[0]!.split('/')), hash));
@@ -159,7 +158,7 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
     // A kept output may hold the copies of an earlier version: replaced, never changed in
     // place, since a page's two names share their copies (see ../linked-file.ts).
     const replace = async (file: string, write: (to: string) => Promise<void>) => {
-      if (!ledger?.kept) return write(file);
+      if (!ledger?.replaces) return write(file);
       const temp = `${path.join(path.dirname(file), `.${path.basename(file)}`)}.${process.pid}-copy.tmp`;
       await write(temp);
       await rename(temp, file);
@@ -180,7 +179,7 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
       const eligible = rels.filter((rel) => compressible(rel.split('/')));
       for (const rel of rels) added.add(path.join(dir, ...rel.split('/')));
       if (eligible.length === 0 || contents.length < PRECOMPRESS_MIN_BYTES) return;
-      if (keepsCopies(eligible)) return;
+      if (await keepsCopies(eligible)) return;
       const level = levelOf(eligible[0]!.split('/'));
       const compressed = await compressKeyed(keyOf(contents, level, hashOf(eligible[0]!)), contents, level);
       await writeCopies(eligible.map((rel) => path.join(dir, ...rel.split('/'))), contents, compressed);
@@ -228,7 +227,7 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
         targets,
         async (file) => {
           const rel = relOf(file);
-          if (keepsCopies([rel])) return;
+          if (await keepsCopies([rel])) return;
           const contents = await readFile(file);
           const level = levelOf(rel.split('/'));
           await writeCopies([file], contents, await compressOnce(keyOf(contents, level, hashOf(rel)), contents, level));

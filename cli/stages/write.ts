@@ -209,12 +209,13 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       };
       const put = async (file: OutputFile, same?: Promise<string>) => {
         const to = target(file.path);
-        // A kept output may hold the file (see ./kept-output.ts): it is replaced, never changed in place.
-        const temp = ledger?.kept || served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
+        // A kept output may hold the file, or a second name of a published one (see
+        // ./kept-output.ts): it is replaced, never changed in place.
+        const temp = ledger?.replaces || served.has(path.posix.dirname(file.path)) ? tempFor(to) : undefined;
         if (file.origin === 'static') await copyFile(file.source, temp ?? to);
         else if (same) await writeAsLink(await same, temp ?? to, file.contents);
         else await writeFile(temp ?? to, file.contents);
-        if (temp) await renameOver(temp, to, ledger?.kept ?? false);
+        if (temp) await renameOver(temp, to, ledger?.replaces ?? false);
         record(disk, file);
         ledger?.produce(file.path, hashOf(file), sizeOf(file));
         written.push(file.path);
@@ -223,18 +224,21 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       /** Writes the files that differ, a chunk at a time: files made as they are written are never all held at once. */
       const flush = async (chunk: readonly OutputFile[]) => {
         const due: OutputFile[] = [];
+        const held: OutputFile[] = [];
         for (const file of chunk) {
-          if (ledger) {
-            // Left as it is when the folder holds these bytes there already.
-            if (!ledger.holds(file.path, hashOf(file))) due.push(file);
-            else ledger.produce(file.path, hashOf(file), sizeOf(file));
-          } else if (await differs(disk, file)) due.push(file);
+          if (ledger) (ledger.holds(file.path, hashOf(file)) ? held : due).push(file);
+          else if (await differs(disk, file)) due.push(file);
         }
+        // Left as they are when the folder holds these bytes there already (or linked to the published file that does).
+        await inParallel(held, writeOptions.concurrency, async (file) => {
+          if (await ledger!.keep(file.path)) ledger!.produce(file.path, hashOf(file), sizeOf(file));
+          else due.push(file);
+        });
         // Folders first, once each, then the files: a write that lands after the build was
         // stopped (and its folder removed) then fails instead of making the folder again.
         for (const parent of new Set(due.map((file) => path.dirname(target(file.path))))) {
           if (made.has(parent)) continue;
-          await makeFolder(dir, parent, ledger?.kept ?? false);
+          await makeFolder(dir, parent, ledger?.replaces ?? false);
           made.add(parent);
         }
         // The first file of some bytes is written, the others wait for it and link to it. It
@@ -339,8 +343,9 @@ export async function openStagingFolder(outDir: string, options: { cacheDir?: st
   const staging = stagingDir(outDir);
   await rm(staging, { recursive: true, force: true });
   // The last build's output, when the cache kept one, becomes the staging folder (see ./kept-output.ts).
-  const ledger = await openLedger({ dir: staging, cacheDir: options.cacheDir });
-  if (!ledger.kept) await mkdir(staging, { recursive: true });
+  // Without one, the published output's unchanged files are linked into it.
+  const ledger = await openLedger({ dir: staging, cacheDir: options.cacheDir, published: outDir });
+  await mkdir(staging, { recursive: true });
   return Object.assign(openOutputFolder(staging, { remember: 'paths', ledger }), { ledger });
 }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildFixture } from '../../helpers/build.ts';
@@ -42,9 +42,15 @@ describe('the kept output', () => {
     const first = await buildFixture(dir, { cache: true });
     assert.equal(first.filesWritten, first.fileCount, 'a first build writes every file');
     assert.ok(!existsSync(path.join(cache, 'output')), 'nothing to keep when dist/ did not exist');
-    // The second build replaces dist/: the first output is kept.
-    await buildFixture(dir, { cache: true });
+    // The second build links the published files it would write as they are, then
+    // replaces dist/: the first output is kept.
+    const second = await buildFixture(dir, { cache: true });
+    assert.ok(second.filesWritten < second.fileCount / 2, `most files were linked (${second.filesWritten} of ${second.fileCount} written)`);
     assert.ok(existsSync(path.join(cache, 'output/index.html')), 'the replaced output is kept in the cache');
+    await buildFixture(dir, { outDir: 'clean-second' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean-second'));
+    // What the third build writes into the kept output must not reach the published files it shares.
+    await cp(path.join(dir, 'dist'), path.join(dir, 'second'), { recursive: true });
 
     // The site changes: a doc edited, one removed, one added, a static file changed and one removed.
     await appendFile(path.join(dir, 'content/docs/intro.mdx'), '\nUm parágrafo novo.\n');
@@ -55,6 +61,7 @@ describe('the kept output', () => {
     const third = await buildFixture(dir, { cache: true });
     await buildFixture(dir, { outDir: 'clean' });
     await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+    await assertSameOutput(path.join(cache, 'output'), path.join(dir, 'second'));
     assert.ok(third.filesWritten < third.fileCount / 2, `most files were left as they were (${third.filesWritten} of ${third.fileCount} written)`);
     assert.ok(!existsSync(path.join(dir, 'dist/docs/guia/segundo.html')), 'the removed doc is gone');
     assert.ok(!existsSync(path.join(dir, 'dist/img/old.svg.br')), "the removed static file's copies are gone");
