@@ -5,10 +5,11 @@
  * one after the other. Parsing every page is most of a crawl, and one thread's work: the
  * pages are handed out, a batch at a time, to a few crawling threads (one per core, up to
  * CRAWL_THREADS), each serving its own requests. The first starts at once; the others
- * join when the build's own thread is done with the search index, whose memory would
- * otherwise be held beside theirs (at 9,933 docs, two from the start took the build's
- * peak from about 885 MiB to 945-985 MiB). Same result and errors as verify() on the
- * calling thread.
+ * join when the build's own thread is done (the search index made, the files compressed),
+ * whose memory would otherwise be held beside theirs: at 9,933 docs, two from the start
+ * took a build from the cache to a peak of 945-985 MiB instead of about 885 MiB, and
+ * joining beside a clean build's compression to 990 MiB. Same result and errors as
+ * verify() on the calling thread.
  */
 import { availableParallelism } from 'node:os';
 import { DocsgenError, fromPlainError, type PlainError } from '../errors.ts';
@@ -46,7 +47,8 @@ export interface ThreadOptions {
   threads?: number;
   /**
    * The threads after the first join once this settles: until then the build's own thread
-   * works beside the crawl (the search index), and a second crawl's memory would add to its.
+   * works beside the crawl (the search index, the compression), and a second crawl's memory
+   * would add to its.
    */
   joinAfter?: Promise<unknown>;
 }
@@ -81,9 +83,13 @@ export async function verifyOnThread(options: VerifyOptions, config: VerifyConfi
   // Settled here, thrown by Promise.all below.
   first.catch(() => undefined);
   const joining = (async () => {
-    await threadOptions.joinAfter?.catch(() => undefined);
-    // None joins a crawl that has little left: starting a thread costs more.
-    if (routes.length - next < ROUTES_PER_HANDOUT * 2) return [];
+    const settled = () => true;
+    // Whichever comes first: a crawl that ended needs no help, and one that waited for ever would not end.
+    const join = await Promise.race([threadOptions.joinAfter?.then(settled, settled) ?? true, first.then(() => false, () => false)]);
+    // None joins a crawl that has less than a third left: a thread costs half a second to
+    // start and 70-100 MiB, and a clean 9,933-doc build, whose compression ends when the
+    // crawl is nearly done, peaked at 1,000 MiB for a second thread in its last 3 seconds.
+    if (!join || routes.length - next < Math.max(ROUTES_PER_HANDOUT * 2, routes.length / 3)) return [];
     return Promise.all(Array.from({ length: threads - 1 }, (_, i) => crawl(i + 1)));
   })();
   const [own, others] = await Promise.all([first, joining]);
