@@ -23,7 +23,7 @@ import { commitDates, lastUpdated, type LastUpdated } from './stages/last-update
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import type { ApiExamples } from './openapi/reference-examples.ts';
-import { createPrecompressor, isCompressedCopy } from './stages/precompress.ts';
+import { compressedCopySource, createPrecompressor } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, isSearchIndexFile, SEARCH_INDEX_PATHS, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
@@ -372,8 +372,11 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     const rest = await logger.task('write', async () => {
       const written = await folder.write(siteFiles({ pages: [], assets: site.assets, generated: site.generated.splice(0) }, config).values());
       // What a kept output holds that this site no longer has goes before the crawl sees it;
-      // the search index and the compressed copies are still to come.
-      await ledger.sweep((rel) => isSearchIndexFile(rel) || isCompressedCopy(rel));
+      // the search index and the compressed copies of the files it has are still to come.
+      await ledger.sweep((rel) => {
+        const source = compressedCopySource(rel);
+        return isSearchIndexFile(rel) || (source !== undefined && ledger.hashOf(source) !== undefined);
+      });
       return written;
     });
     // Every file a page needs is written now but the search index, which the client's

@@ -55,13 +55,20 @@ export function checkKeptOutput({ dir, manifestFile, salt, published }: KeptChec
     manifest = undefined;
   }
   if (!published) rmSync(manifestFile, { force: true });
-  if (!manifest || manifest.folder !== statSync(dir).ino || !Array.isArray(manifest.files)) return { copiesKnown: false, listing };
+  // A manifest of another folder, or one that is not what this module writes (cut short, edited): nothing is trusted.
+  if (!manifest || manifest.folder !== statSync(dir).ino || !Array.isArray(manifest.files) || !manifest.files.every(isEntry)) return { copiesKnown: false, listing };
   const copiesKnown = manifest.salt === salt;
   const files: NonNullable<KeptCheck['files']> = { rels: [], hashes: [], sizes: [], trusted: [] };
   for (const [rel, hash, size] of manifest.files) {
     // Copies made under other compression rules are not this build's copies.
     if (hash === COPY_HASH && !copiesKnown) continue;
-    const info = lstatSync(path.join(dir, ...rel.split('/')), { throwIfNoEntry: false });
+    let info: ReturnType<typeof lstatSync>;
+    try {
+      info = lstatSync(path.join(dir, ...rel.split('/')), { throwIfNoEntry: false });
+    } catch {
+      // Unreadable: not trusted, so written again.
+      info = undefined;
+    }
     files.rels.push(rel);
     files.hashes.push(hash);
     files.sizes.push(size);
@@ -69,4 +76,10 @@ export function checkKeptOutput({ dir, manifestFile, salt, published }: KeptChec
     files.trusted.push(info !== undefined && info.isFile() && info.size === size && info.mtimeMs <= written);
   }
   return { files, copiesKnown, listing };
+}
+
+function isEntry(entry: unknown): entry is Manifest['files'][number] {
+  if (!Array.isArray(entry) || entry.length !== 3) return false;
+  const [rel, hash, size] = entry as unknown[];
+  return typeof rel === 'string' && rel !== '' && !rel.split('/').includes('..') && typeof hash === 'string' && typeof size === 'number';
 }

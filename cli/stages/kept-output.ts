@@ -23,7 +23,9 @@ import { link as linkFile, mkdir, rename, rm, rmdir, stat, unlink } from 'node:f
 import path from 'node:path';
 import pMap from 'p-map';
 import { writeCacheFileInParts } from '../cache-file.ts';
+import { DocsgenError } from '../errors.ts';
 import { startWorkerThread } from '../worker-thread.ts';
+import { shownPath } from '../watch/report.ts';
 import { COPY_HASH, type KeptCheck, type KeptCheckInput, type Manifest } from './kept-output-check.ts';
 
 export { COPY_HASH };
@@ -75,8 +77,11 @@ export interface OutputLedger {
   holds(rel: string, hash: string): boolean;
   /** A compressed copy: 'kept' when the folder holds it as the last build wrote it, 'none' when that build made none, else 'unknown'. */
   copy(rel: string): 'kept' | 'none' | 'unknown';
-  /** Records that this build's output has `rel` (bytes of `hash`, or COPY), of `size` bytes, written or left as it was. */
-  produce(rel: string, hash: string, size: number): void;
+  /**
+   * Records that this build's output has `rel` (bytes of `hash`, or COPY), of `size` bytes:
+   * left as it was (or linked), or, with `written`, written by this build.
+   */
+  produce(rel: string, hash: string, size: number, options?: { written?: boolean }): void;
   /**
    * Makes the file the folder holds at `rel` (holds() said so) this build's: in a kept
    * output it is there already; from the published output, it gets a second name here.
@@ -162,9 +167,16 @@ async function readKeptOutput(input: KeptCheckInput): Promise<Taken> {
     worker.on('exit', (code) => reject(new Error(`The check of the kept output stopped: its thread ended with code ${code}.`)));
     worker.on('message', (message: { check: KeptCheck } | { crash: string }) => {
       if ('check' in message) resolve(message.check);
-      else reject(new Error(`The check of the kept output failed:\n${message.crash}`));
+      else reject(new Error(message.crash));
     });
-  }).finally(() => worker.terminate());
+  })
+    .catch((cause: unknown) => {
+      throw new DocsgenError(`Could not read the output the last build left in ${shownPath(input.dir, process.cwd())}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        hint: 'Remove node_modules/.cache/docsgen/output (the next build then writes every file) and build again.',
+        cause,
+      });
+    })
+    .finally(() => worker.terminate());
   const found = check.files;
   const files = found && new Map(found.rels.map((rel, i): [string, KeptFile] => [rel, { hash: found.hashes[i]!, size: found.sizes[i]!, trusted: found.trusted[i]! }]));
   return { files, copiesKnown: check.copiesKnown, listing: check.listing };
@@ -203,6 +215,8 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
     copiesKnown = found?.copiesKnown ?? false;
     listing = found?.listing ?? [];
   });
+  // Thrown where it is awaited (the first write); a build that fails before must not report it as unhandled.
+  ready.catch(() => undefined);
   return {
     replaces: from.moved || base !== undefined,
     ready: () => ready,
@@ -218,9 +232,9 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       if (!before) return 'none';
       return before.trusted && before.hash === COPY ? 'kept' : 'unknown';
     },
-    produce(rel, hash, size) {
+    produce(rel, hash, size, options = {}) {
       const before = previous?.get(rel);
-      const left = !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY;
+      const left = !options.written && !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY;
       output.set(rel, { hash, size, written: !left });
     },
     keep: link,
@@ -264,13 +278,18 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       await writeCacheFileInParts(path.join(cacheDir, NEXT_MANIFEST), async function* () {
         yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
         let part: string[] = [];
+        let first = true;
+        const flush = () => {
+          const text = (first ? '' : ',') + part.join(',');
+          first = false;
+          part = [];
+          return text;
+        };
         for (const [rel, file] of output) {
           part.push(JSON.stringify([rel, file.hash, file.size]));
-          if (part.length < 4096) continue;
-          yield `${part.join(',')},`;
-          part = [];
+          if (part.length >= 4096) yield flush();
         }
-        yield `${part.join(',')}]}`;
+        yield `${part.length > 0 ? flush() : ''}]}`;
       });
     },
   };

@@ -114,11 +114,8 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
   // The hash is the ledger's when it has one: a page is then hashed once.
   const keyFor = (level: Level, hash: string) => `${level.brotli}.${level.gzip}w-${hash}`;
   const keyOf = (contents: Uint8Array, level: Level, hash?: string) => keyFor(level, hash ?? contentHash(contents));
-  /** The ledger's hash of a file's bytes; a static file's is of its signature, not its bytes. */
-  const hashOf = (rel: string): string | undefined => {
-    const hash = ledger?.hashOf(rel);
-    return hash?.startsWith('static:') ? undefined : hash;
-  };
+  /** The ledger's hash of a file's bytes. */
+  const hashOf = (rel: string): string | undefined => ledger?.hashOf(rel);
   const relOf = (file: string) => path.relative(dir, file).split(path.sep).join('/');
   /**
    * Whether the copies the last build made of `rels` (equal files, all left as they were)
@@ -126,8 +123,6 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
    */
   const keepsCopies = async (rels: readonly string[]): Promise<boolean> => {
     if (!ledger?.replaces || !rels.every((rel) => ledger.unchanged(rel))) return false;
-    // A static file is known by its signature, not its bytes: its copies are made again,
-    // from the cache, so its cache entry is kept (there are few, and they are small).
     const hash = hashOf(rels[0]!);
     if (!hash) return false;
     const suffixes = Object.values(PRECOMPRESSED_EXTENSIONS);
@@ -137,7 +132,7 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
     const kept = suffixes.filter((_, i) => states[i]![0] === 'kept').flatMap((suffix) => rels.map((rel) => rel + suffix));
     // One that cannot be linked is made again, and replaces the others.
     if (!(await Promise.all(kept.map((rel) => ledger.keepCopy(rel)))).every(Boolean)) return false;
-    result.files += kept.length;
+    if (kept.length > 0) result.files += rels.length;
     result.copies += kept.length;
     result.reused++;
     // Its cache entry stays, for a build without the kept output.
@@ -241,9 +236,10 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
   };
 }
 
-/** Whether a path of the output is named like a compressed copy (a static file may be too). */
-export function isCompressedCopy(rel: string): boolean {
-  return Object.values(PRECOMPRESSED_EXTENSIONS).some((suffix) => rel.endsWith(suffix));
+/** The file a path of the output would be the compressed copy of, by its name (a static file may be named so too). */
+export function compressedCopySource(rel: string): string | undefined {
+  const suffix = Object.values(PRECOMPRESSED_EXTENSIONS).find((s) => rel.endsWith(s));
+  return suffix ? rel.slice(0, -suffix.length) : undefined;
 }
 
 /** A text file a server publishes: dot folders hold files none does (the headers of the site). */

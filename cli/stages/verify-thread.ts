@@ -57,8 +57,11 @@ export async function verifyOnThread(options: VerifyOptions, config: VerifyConfi
   const { progress, pending, routes } = options;
   const threads = Math.max(1, threadOptions.threads ?? Math.min(CRAWL_THREADS, availableParallelism()));
   let next = 0;
+  /** Set when a crawl failed: the others get no more pages, finish theirs and end. */
+  let failed = false;
   /** The next routes for a thread that asks: each page goes to one thread, as the threads are ready for it. */
   const handOut = () => {
+    if (failed) return [];
     const batch = routes.slice(next, next + ROUTES_PER_HANDOUT);
     next += batch.length;
     return batch;
@@ -71,17 +74,21 @@ export async function verifyOnThread(options: VerifyOptions, config: VerifyConfi
     pending: pending && { files: pending.files, folders: pending.folders },
     config: { baseUrl: config.baseUrl, links: { ignore: [...config.links.ignore] } },
   };
-  const crawl = (i: number) =>
-    crawlOnThread(data, pending?.written, handOut, (count) => {
+  const started: Promise<CrawlOutcome>[] = [];
+  const crawl = (i: number) => {
+    const crawling = crawlOnThread(data, pending?.written, handOut, (count) => {
       done[i] = count;
       progress?.(
         done.reduce((a, b) => a + b, 0),
         routes.length,
       );
     });
+    started.push(crawling);
+    // Thrown by Promise.all below.
+    crawling.catch(() => (failed = true));
+    return crawling;
+  };
   const first = crawl(0);
-  // Settled here, thrown by Promise.all below.
-  first.catch(() => undefined);
   const joining = (async () => {
     const settled = () => true;
     // Whichever comes first: a crawl that ended needs no help, and one that waited for ever would not end.
@@ -89,11 +96,19 @@ export async function verifyOnThread(options: VerifyOptions, config: VerifyConfi
     // None joins a crawl that has less than a third left: a thread costs half a second to
     // start and 70-100 MiB, and a clean 9,933-doc build, whose compression ends when the
     // crawl is nearly done, peaked at 1,000 MiB for a second thread in its last 3 seconds.
-    if (!join || routes.length - next < Math.max(ROUTES_PER_HANDOUT * 2, routes.length / 3)) return [];
+    if (!join || failed || routes.length - next < Math.max(ROUTES_PER_HANDOUT * 2, routes.length / 3)) return [];
     return Promise.all(Array.from({ length: threads - 1 }, (_, i) => crawl(i + 1)));
   })();
-  const [own, others] = await Promise.all([first, joining]);
-  return verifyResult([own, ...others]);
+  try {
+    const [own, others] = await Promise.all([first, joining]);
+    return verifyResult([own, ...others]);
+  } catch (error) {
+    // Every thread ends before the build removes the folder they read.
+    failed = true;
+    await joining.catch(() => undefined);
+    await Promise.allSettled(started);
+    throw error;
+  }
 }
 
 function crawlOnThread(data: VerifyWorkerData, written: Promise<void> | undefined, handOut: () => string[], progress: (done: number) => void): Promise<CrawlOutcome> {

@@ -10,7 +10,7 @@
  * check passed (see ./publish.ts); `serve --watch` writes into the folder it serves, in
  * the order open pages can follow (see ../watch/served-output.ts).
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
@@ -204,7 +204,8 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       const hashOf = (file: OutputFile) => {
         const key = file.origin === 'static' ? file.source : file.contents;
         let hash = hashes.get(key);
-        if (hash === undefined) hashes.set(key, (hash = file.origin === 'static' ? `static:${file.signature}` : contentHash(file.contents)));
+        // A static file by its bytes too: two files of the same size and time swapped keep their signatures.
+        if (hash === undefined) hashes.set(key, (hash = contentHash(file.origin === 'static' ? readFileSync(file.source) : file.contents)));
         return hash;
       };
       const put = async (file: OutputFile, same?: Promise<string>) => {
@@ -217,7 +218,7 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
         else await writeFile(temp ?? to, file.contents);
         if (temp) await renameOver(temp, to, ledger?.replaces ?? false);
         record(disk, file);
-        ledger?.produce(file.path, hashOf(file), sizeOf(file));
+        ledger?.produce(file.path, hashOf(file), sizeOf(file), { written: true });
         written.push(file.path);
         bytes += sizeOf(file);
       };

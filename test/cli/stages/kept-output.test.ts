@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, readdir, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildFixture } from '../../helpers/build.ts';
 import { makeSite } from '../../helpers/fixtures.ts';
-import { checkNoTempLeftovers } from '../../helpers/temp.ts';
+import { openLedger } from '../../../cli/stages/kept-output.ts';
+import { checkNoTempLeftovers, tempDir } from '../../helpers/temp.ts';
 
 checkNoTempLeftovers();
 
@@ -98,6 +99,52 @@ describe('the kept output', () => {
     const kept = await buildFixture(dir, { cache: true });
     assert.equal(kept.filesWritten, 0, 'nothing changed');
     assert.deepEqual((await readdir(compressed)).sort(), entries);
+  });
+
+  it('a static file swapped with another of the same size and time is written with its new bytes', async (t) => {
+    const dir = await makeSite(t);
+    await mkdir(path.join(dir, 'static/img'), { recursive: true });
+    const [a, b] = [path.join(dir, 'static/img/a.svg'), path.join(dir, 'static/img/b.svg')];
+    await writeFile(a, svg('red'));
+    await writeFile(b, svg('tan'));
+    const when = new Date('2025-01-01T00:00:00Z');
+    await Promise.all([utimes(a, when, when), utimes(b, when, when)]);
+    for (let i = 0; i < 3; i++) await buildFixture(dir, { cache: true });
+    // Swapped as mv does it: each keeps its time, and both have the same size.
+    await rename(a, `${a}.tmp`);
+    await rename(b, a);
+    await rename(`${a}.tmp`, b);
+    await buildFixture(dir, { cache: true });
+    assert.equal(await readFile(path.join(dir, 'dist/img/a.svg'), 'utf8'), svg('tan'));
+    await buildFixture(dir, { outDir: 'clean' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+  });
+
+  it('a manifest that is not one docsgen wrote is not trusted, and the build goes on', async (t) => {
+    const dir = await makeSite(t);
+    const cache = path.join(dir, 'node_modules/.cache/docsgen');
+    await buildFixture(dir, { cache: true });
+    await buildFixture(dir, { cache: true });
+    const manifest = JSON.parse(await readFile(path.join(cache, 'output.json'), 'utf8')) as { files: unknown[] };
+    manifest.files = [1, ...manifest.files];
+    await writeFile(path.join(cache, 'output.json'), JSON.stringify(manifest));
+    const last = await buildFixture(dir, { cache: true });
+    assert.equal(last.filesWritten, last.fileCount, 'every file written');
+    await buildFixture(dir, { outDir: 'clean' });
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+  });
+
+  it('writes a manifest the next build can read, whatever its number of files', async (t) => {
+    for (const count of [0, 1, 4095, 4096, 4097, 8192]) {
+      const root = await tempDir(t, 'manifest');
+      const ledger = await openLedger({ dir: path.join(root, 'staging'), cacheDir: path.join(root, 'cache') });
+      await mkdir(path.join(root, 'staging'), { recursive: true });
+      await ledger.ready();
+      for (let i = 0; i < count; i++) ledger.produce(`p${i}.html`, 'h', 1, { written: true });
+      await ledger.save();
+      const saved = JSON.parse(await readFile(path.join(root, 'cache/next.json'), 'utf8')) as { files: unknown[] };
+      assert.equal(saved.files.length, count);
+    }
   });
 
   it('without a manifest for it, a kept folder is written into as if empty', async (t) => {
