@@ -411,7 +411,11 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     // (compiled documents, parsed pages, search records) goes before the site is compressed.
     if (!options.session) await disposeBuildSession(session);
     // Pages were compressed as they were written; the rest is done here.
-    await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish())).finally(mainIdle);
+    await settleFirst(crawl, () => logger.task('precompress', () => precompressor.finish())).finally(() => {
+      // The garbage of the compression goes before another thread adds its heap (this thread has nothing else to do).
+      if (!options.session) collectGarbageNow();
+      mainIdle();
+    });
     await crawl;
     await logger.task('publish', async () => {
       await ledger.sweep();
