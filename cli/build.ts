@@ -375,7 +375,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
       // the search index and the compressed copies of the files it has are still to come.
       await ledger.sweep((rel) => {
         const source = compressedCopySource(rel);
-        return isSearchIndexFile(rel) || (source !== undefined && ledger.hashOf(source) !== undefined);
+        return isSearchIndexFile(rel) || (source !== undefined && (ledger.hashOf(source) !== undefined || isSearchIndexFile(source)));
       });
       return written;
     });

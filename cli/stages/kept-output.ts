@@ -261,6 +261,11 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       await ready;
       const going = listing.filter((rel) => !output.has(rel) && !later?.(rel));
       await pMap(going, (rel) => unlink(path.join(dir, ...rel.split('/'))).catch(() => undefined), { concurrency: 64 });
+      // Gone, so no longer held: a copy of a file written after this sweep is made again.
+      for (const rel of going) {
+        const before = previous?.get(rel);
+        if (before) before.trusted = false;
+      }
       // Swept once: a file listed is either in the output or gone now.
       listing = listing.filter((rel) => output.has(rel) || later?.(rel));
       // The folders this emptied, deepest first; one that still holds something stays.

@@ -29,6 +29,12 @@ async function assertSameOutput(dir: string, expected: string): Promise<void> {
   }
 }
 
+/** Docs outside the sidebar: enough of them give the search index's entry point compressed copies. */
+async function addDocs(dir: string, count: number): Promise<void> {
+  await mkdir(path.join(dir, 'content/docs/extra'), { recursive: true });
+  for (let i = 0; i < count; i++) await writeFile(path.join(dir, `content/docs/extra/extra-${i}.mdx`), `---\ntitle: Extra ${i}\ndescription: Mais um passo.\n---\n\n## Parte ${i}\n\nTexto ${i}.\n`);
+}
+
 /** Bytes of a compressible static file, large enough to get compressed copies. */
 const svg = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg">${`<rect width="10" height="10" fill="${fill}"/>`.repeat(60)}</svg>\n`;
 
@@ -40,6 +46,7 @@ describe('the kept output', () => {
     await writeFile(path.join(dir, 'static/img/logo.svg'), svg('red'));
     await writeFile(path.join(dir, 'static/img/old.svg'), svg('blue'));
     await writeFile(path.join(dir, 'content/docs/guia/segundo.mdx'), '---\ntitle: Segundo\ndescription: O segundo passo.\n---\n\nTexto.\n');
+    await addDocs(dir, 40);
     const first = await buildFixture(dir, { cache: true });
     assert.equal(first.filesWritten, first.fileCount, 'a first build writes every file');
     assert.ok(!existsSync(path.join(cache, 'output')), 'nothing to keep when dist/ did not exist');
@@ -62,6 +69,7 @@ describe('the kept output', () => {
     const third = await buildFixture(dir, { cache: true });
     await buildFixture(dir, { outDir: 'clean' });
     await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
+    assert.ok(existsSync(path.join(dir, 'clean/search/index.json.br')), 'the search index has its copies');
     await assertSameOutput(path.join(cache, 'output'), path.join(dir, 'second'));
     assert.ok(third.filesWritten < third.fileCount / 2, `most files were left as they were (${third.filesWritten} of ${third.fileCount} written)`);
     assert.ok(!existsSync(path.join(dir, 'dist/docs/guia/segundo.html')), 'the removed doc is gone');
@@ -91,6 +99,7 @@ describe('the kept output', () => {
 
   it('a build that keeps every copy keeps their compression cache too, for a build without the kept output', async (t) => {
     const dir = await makeSite(t);
+    await addDocs(dir, 40);
     const compressed = path.join(dir, 'node_modules/.cache/docsgen/precompressed');
     await buildFixture(dir, { cache: true });
     await buildFixture(dir, { cache: true });
@@ -99,6 +108,10 @@ describe('the kept output', () => {
     const kept = await buildFixture(dir, { cache: true });
     assert.equal(kept.filesWritten, 0, 'nothing changed');
     assert.deepEqual((await readdir(compressed)).sort(), entries);
+    // The search index is written after the others, its copies kept all the same.
+    await buildFixture(dir, { outDir: 'clean' });
+    assert.ok(existsSync(path.join(dir, 'clean/search/index.json.br')), 'the search index has its copies');
+    await assertSameOutput(path.join(dir, 'dist'), path.join(dir, 'clean'));
   });
 
   it('a static file swapped with another of the same size and time is written with its new bytes', async (t) => {
