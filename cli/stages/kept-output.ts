@@ -50,7 +50,6 @@ export function contentHash(contents: string | Uint8Array): string {
   return createHash('sha256').update(contents).digest('base64url');
 }
 
-const COPY = COPY_HASH;
 
 /** A kept file as the manifest lists it, and whether the folder still holds it as written. */
 interface KeptFile {
@@ -78,7 +77,7 @@ export interface OutputLedger {
   /** A compressed copy: 'kept' when the folder holds it as the last build wrote it, 'none' when that build made none, else 'unknown'. */
   copy(rel: string): 'kept' | 'none' | 'unknown';
   /**
-   * Records that this build's output has `rel` (bytes of `hash`, or COPY), of `size` bytes:
+   * Records that this build's output has `rel` (bytes of `hash`, or COPY_HASH), of `size` bytes:
    * left as it was (or linked), or, with `written`, written by this build.
    */
   produce(rel: string, hash: string, size: number, options?: { written?: boolean }): void;
@@ -101,7 +100,7 @@ export interface OutputLedger {
    * `later` says are still to come (compressed copies, files written after this call),
    * and the folders this empties. Call it again with no `later` once every file is written.
    */
-  sweep(later?: (rel: string) => boolean): Promise<number>;
+  sweep(later?: (rel: string) => boolean): Promise<void>;
   /** Writes the manifest of this output into the cache, for the build that keeps it. */
   save(): Promise<void>;
 }
@@ -230,11 +229,11 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       if (!previous || !copiesKnown) return 'unknown';
       const before = previous.get(rel);
       if (!before) return 'none';
-      return before.trusted && before.hash === COPY ? 'kept' : 'unknown';
+      return before.trusted && before.hash === COPY_HASH ? 'kept' : 'unknown';
     },
     produce(rel, hash, size, options = {}) {
       const before = previous?.get(rel);
-      const left = !options.written && !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY;
+      const left = !options.written && !output.has(rel) && before !== undefined && before.trusted && before.hash === hash && hash !== COPY_HASH;
       output.set(rel, { hash, size, written: !left });
     },
     keep: link,
@@ -242,7 +241,7 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       const before = previous?.get(rel);
       if (!before) throw new Error(`${rel} is not a kept copy`);
       if (!(await link(rel))) return false;
-      output.set(rel, { hash: COPY, size: before.size, written: false });
+      output.set(rel, { hash: COPY_HASH, size: before.size, written: false });
       return true;
     },
     unchanged(rel) {
@@ -254,7 +253,7 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
     },
     sources() {
       const found: [string, number][] = [];
-      for (const [rel, file] of output) if (file.hash !== COPY) found.push([rel, file.size]);
+      for (const [rel, file] of output) if (file.hash !== COPY_HASH) found.push([rel, file.size]);
       return found;
     },
     async sweep(later) {
@@ -272,7 +271,6 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       const folders = new Set<string>();
       for (const rel of going) for (let d = path.posix.dirname(rel); d !== '.'; d = path.posix.dirname(d)) folders.add(d);
       for (const folder of [...folders].sort((a, b) => b.length - a.length)) await rmdir(path.join(dir, ...folder.split('/'))).catch(() => undefined);
-      return going.length;
     },
     async save() {
       if (!cacheDir) return;
