@@ -82,7 +82,8 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
   const docs = new Map<string, MarkdownTwin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
-    const text = memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style));
+    // A doc page whose content starts with its own h1 shows that one (render.ts): so does its twin.
+    const text = memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style, compiled.hasContentTitle));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 

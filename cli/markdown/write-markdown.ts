@@ -43,9 +43,18 @@ export function writeMarkdown(tree: Root, style: Options = markdownStyle()): str
  * the same text twinDocument() writes with that body, since a root's blocks are written one
  * by one and joined by a blank line. `lead` goes between the description and the body.
  */
-export function twinDocumentWithBody(title: string, description: string, lead: readonly RootContent[], body: string, style?: Options): string {
-  const head = twinDocument(title, description, lead, style);
-  return body ? `${head}\n${body}` : head;
+export function twinDocumentWithBody(title: string, description: string, lead: readonly RootContent[], body: string, style?: Options, ownTitle = false): string {
+  if (!ownTitle) {
+    const head = twinDocument(title, description, lead, style);
+    return body ? `${head}\n${body}` : head;
+  }
+  // The document's own h1 (its content title, Docusaurus's rule) is the title its page
+  // shows: the twin keeps it, first when it comes first, instead of adding a second h1.
+  const heading = /^# [^\n]*\n/.exec(body)?.[0] ?? '';
+  const rest = body.slice(heading.length).replace(/^\n+/, '');
+  const quote: RootContent[] = description ? [{ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: description }] }] as BlockContent[] }] : [];
+  const middle = quote.length + lead.length > 0 ? writeMarkdown({ type: 'root', children: [...quote, ...lead] }, style) : '';
+  return [heading, middle, rest].filter(Boolean).join('\n');
 }
 
 /** A twin: `# title`, the description as a quote, then the body. */

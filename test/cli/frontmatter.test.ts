@@ -347,13 +347,16 @@ describe('table of contents levels and hide_title in the HTML written', () => {
     assert.match(await html('docs/guia/titulo-no-texto.html'), /<title>Título do sidebar \| Minimal<\/title>/);
   });
 
-  it('with hide_title the title still names the page, its sidebar item, its search entry and its Markdown twin', async () => {
+  it('with hide_title the title still names the page, its sidebar item and its search entry; its Markdown twin has the one h1 the page has', async () => {
     const page = await html('docs/guia/titulo-proprio.html');
     assert.match(page, /<title>Título da página \| Minimal<\/title>/);
     assert.match(page, /<a class="menu__link menu__link--active" href="\/docs\/guia\/titulo-proprio" aria-current="page">Título da página<\/a>/);
     assert.match(page, /<a class="menu__link" href="\/docs\/guia\/sem-titulo">Sem título<\/a>/);
     assert.match(await html('docs/guia/sem-titulo.md'), /^# Sem título\n/);
-    assert.match(await html('docs/guia/titulo-proprio.md'), /^# Título da página\n/);
+    // Its twin, like its page, has the doc's own h1 as its one title (llms.txt lists it under the front matter's).
+    const twin = await html('docs/guia/titulo-proprio.md');
+    assert.match(twin, /^# Título do texto\n/);
+    assert.equal(twin.match(/^# /gm)?.length, 1, twin);
     const searchFiles = (await readdir(path.join(out, 'search'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
     const search = (await Promise.all(searchFiles.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
     assert.match(search, /Sem título/);

@@ -24,7 +24,7 @@ async function twinOf(source: string): Promise<string> {
     { file: path.join(repoRoot, 'content/docs/x/page.mdx'), relFile: 'content/docs/x/page.mdx', source },
     { routeOfFile: (file) => ROUTES.get(path.basename(file)), siteUrl: 'https://docs.example/', cache: createCompileCache() },
   );
-  return twinDocumentWithBody('Title', 'One line.', [], entry.twinBody);
+  return twinDocumentWithBody('Title', 'One line.', [], entry.twinBody, undefined, entry.hasContentTitle);
 }
 
 describe('MDX document -> Markdown twin', () => {
@@ -36,6 +36,13 @@ describe('MDX document -> Markdown twin', () => {
       text,
       '# Title\n\n> One line.\n\nSee [other](https://docs.example/docs/x/other#part), [here](https://docs.example/docs/x/page#below), [root](https://docs.example/docs/y) and [out](https://example.org).\n\n![Logo](https://docs.example/img/logo.svg)\n',
     );
+  });
+
+  it("keeps a doc's own h1 as its only title, the description under it, as the page shows it", async () => {
+    const text = await twinOf('# Guia *rápido*\n\nCorpo.\n\n## Parte\n\nMais.\n');
+    assert.equal(text, '# Guia _rápido_\n\n> One line.\n\nCorpo.\n\n## Parte\n\nMais.\n');
+    const later = await twinOf('Antes.\n\n# Depois\n\nCorpo.\n');
+    assert.equal(later, '> One line.\n\nAntes.\n\n# Depois\n\nCorpo.\n', 'an h1 after the first block stays where it is, and is the only one');
   });
 
   it('turns admonitions into quotes led by the same heading the page shows', async () => {
