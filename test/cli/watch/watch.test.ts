@@ -364,6 +364,8 @@ describe('docsgen serve --watch', () => {
     assert.equal((await page('/')).status, 200);
     await save('site.config.ts', original.replace("copyright: { year: 2025, holder: 'Sorrix' }", "copyright: { year: 2025, holder: 'Sorrix Pagamentos' }"));
     await waitFor('the new config in the footer', async () => (await page('/')).html.includes('Copyright © 2025 Sorrix Pagamentos'));
+    // The pages are served as the build writes them; the overlay is cleared when it ends, just after.
+    await waitFor('the overlay cleared', async () => (await overlay()).errors.length === 0);
     assert.deepEqual(await overlay(), { errors: [] });
   });
 
