@@ -12,7 +12,7 @@
 //
 // The files matched by SHARED_PROCESSES run in two processes, one after another in each:
 // unit tests of one module each and checks that read the built site; and the fixture
-// builds of test/cli/ (not the 1,023-doc site, nor the server's start and stop). Most take
+// builds of test/cli/ (not the 363-doc site, nor the server's start and stop). Most take
 // a second or two, and a process of their own per file (Node, the TypeScript loader, MDX,
 // Shiki and the client bundle made again) cost about as much CPU as the tests
 // themselves. Node 20's runner has no option for this (--test-isolation is Node 22's), so
@@ -83,7 +83,7 @@ async function launchSharedBrowser() {
 }
 
 /**
- * The tests' temporary folders (fixture sites and their builds, the 1,023-doc site, browser
+ * The tests' temporary folders (fixture sites and their builds, the 363-doc site, browser
  * profiles) go to a folder in memory when the machine has one with room (a tmpfs
  * /dev/shm with 4 GiB free; DOCSGEN_TEST_DISK_TMP=1 keeps them on disk). On ext4, creating
  * a file where many were deleted minutes before, which a test run does tens of thousands
