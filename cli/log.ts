@@ -9,6 +9,8 @@
  * of its items, so a log shows where the time went. `quiet` prints neither. Stages that
  * run side by side (the crawl beside the search index) share the live line.
  */
+import path from 'node:path';
+
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
 export interface StageTiming {
@@ -144,4 +146,10 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${bytes} B`;
+}
+
+/** Relative to the site when inside it (content/docs/a.mdx), else as is (docsgen's templates, for a site elsewhere). */
+export function shownPath(file: string, root: string): string {
+  const rel = path.relative(root, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { DocsgenError } from './errors.ts';
 import { HEADERS_DIR } from './stages/security-headers.ts';
 import { isInside } from './stack-frames.ts';
-import { shownPath } from './watch/report.ts';
+import { shownPath } from './log.ts';
 
 export interface OutputFolderCheck {
   /** The site folder (holding site.config.ts). */

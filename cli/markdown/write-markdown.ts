@@ -52,16 +52,20 @@ export function twinDocumentWithBody(title: string, description: string, lead: r
   // shows: the twin keeps it, first when it comes first, instead of adding a second h1.
   const heading = /^# [^\n]*\n/.exec(body)?.[0] ?? '';
   const rest = body.slice(heading.length).replace(/^\n+/, '');
-  const quote: RootContent[] = description ? [{ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: description }] }] as BlockContent[] }] : [];
-  const middle = quote.length + lead.length > 0 ? writeMarkdown({ type: 'root', children: [...quote, ...lead] }, style) : '';
+  const under = [...descriptionQuote(description), ...lead];
+  const middle = under.length > 0 ? writeMarkdown({ type: 'root', children: under }, style) : '';
   return [heading, middle, rest].filter(Boolean).join('\n');
 }
 
 /** A twin: `# title`, the description as a quote, then the body. */
 export function twinDocument(title: string, description: string, body: readonly RootContent[], style?: Options): string {
-  const lead: RootContent[] = [{ type: 'heading', depth: 1, children: [{ type: 'text', value: title }] }];
-  if (description) lead.push({ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: description }] }] as BlockContent[] });
-  return writeMarkdown({ type: 'root', children: [...lead, ...body] }, style);
+  const heading: RootContent = { type: 'heading', depth: 1, children: [{ type: 'text', value: title }] };
+  return writeMarkdown({ type: 'root', children: [heading, ...descriptionQuote(description), ...body] }, style);
+}
+
+/** The description under a twin's title, as a quote; nothing without one. */
+function descriptionQuote(description: string): RootContent[] {
+  return description ? [{ type: 'blockquote', children: [{ type: 'paragraph', children: [{ type: 'text', value: description }] }] as BlockContent[] }] : [];
 }
 
 export function link(url: string, label: string): PhrasingContent {

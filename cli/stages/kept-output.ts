@@ -25,11 +25,11 @@ import pMap from 'p-map';
 import { writeCacheFileInParts } from '../cache-file.ts';
 import { DocsgenError } from '../errors.ts';
 import { startWorkerThread } from '../worker-thread.ts';
-import { shownPath } from '../watch/report.ts';
+import { shownPath } from '../log.ts';
+import { cacheSalt } from '../cache-salt.ts';
 import { COPY_HASH, type KeptCheck, type KeptCheckInput, type Manifest } from './kept-output-check.ts';
 
 export { COPY_HASH };
-import { cacheSalt } from '../cache-salt.ts';
 
 /** The kept output and its manifest, inside the cache folder. */
 const KEPT_DIR = 'output';
@@ -281,18 +281,15 @@ function createLedger(dir: string, from: { moved: boolean; base?: string }, take
       await writeCacheFileInParts(path.join(cacheDir, NEXT_MANIFEST), async function* () {
         yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
         let part: string[] = [];
-        let first = true;
-        const flush = () => {
-          const text = (first ? '' : ',') + part.join(',');
-          first = false;
-          part = [];
-          return text;
-        };
+        let separator = '';
         for (const [rel, file] of output) {
           part.push(JSON.stringify([rel, file.hash, file.size]));
-          if (part.length >= 4096) yield flush();
+          if (part.length < 4096) continue;
+          yield separator + part.join(',');
+          separator = ',';
+          part = [];
         }
-        yield `${part.length > 0 ? flush() : ''}]}`;
+        yield `${part.length > 0 ? separator + part.join(',') : ''}]}`;
       });
     },
   };

@@ -10,7 +10,7 @@
  * check passed (see ./publish.ts); `serve --watch` writes into the folder it serves, in
  * the order open pages can follow (see ../watch/served-output.ts).
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Feed } from 'feed';
@@ -195,19 +195,19 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
       // Folders that hold a file already: what goes there replaces or joins served files.
       const served = new Set([...disk.keys()].map((rel) => path.posix.dirname(rel)));
       const made = new Set<string>();
+      /** Hashes of this write's files, for the ledger: a page's two names share their bytes and one hash. */
+      const hashes = new Map<FileContents | string, Promise<string>>();
+      const hashOf = (file: OutputFile): Promise<string> => {
+        const key = file.origin === 'static' ? file.source : file.contents;
+        let hash = hashes.get(key);
+        // A static file by its bytes too: two files of the same size and time swapped keep their signatures.
+        if (hash === undefined) hashes.set(key, (hash = file.origin === 'static' ? readFile(file.source).then(contentHash) : Promise.resolve(contentHash(file.contents))));
+        return hash;
+      };
       /**
        * Writes `file`; with `same`, the promise of a file of this write with the same bytes,
        * as a second name of that file (see ../linked-file.ts): a page under both its names.
        */
-      /** Hashes of this write's files, for the ledger: a page's two names share their bytes and one hash. */
-      const hashes = new Map<FileContents | string, string>();
-      const hashOf = (file: OutputFile) => {
-        const key = file.origin === 'static' ? file.source : file.contents;
-        let hash = hashes.get(key);
-        // A static file by its bytes too: two files of the same size and time swapped keep their signatures.
-        if (hash === undefined) hashes.set(key, (hash = contentHash(file.origin === 'static' ? readFileSync(file.source) : file.contents)));
-        return hash;
-      };
       const put = async (file: OutputFile, same?: Promise<string>) => {
         const to = target(file.path);
         // A kept output may hold the file, or a second name of a published one (see
@@ -218,7 +218,7 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
         else await writeFile(temp ?? to, file.contents);
         if (temp) await renameOver(temp, to, ledger?.replaces ?? false);
         record(disk, file);
-        ledger?.produce(file.path, hashOf(file), sizeOf(file), { written: true });
+        if (ledger) ledger.produce(file.path, await hashOf(file), sizeOf(file), { written: true });
         written.push(file.path);
         bytes += sizeOf(file);
       };
@@ -227,12 +227,12 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
         const due: OutputFile[] = [];
         const held: OutputFile[] = [];
         for (const file of chunk) {
-          if (ledger) (ledger.holds(file.path, hashOf(file)) ? held : due).push(file);
+          if (ledger) (ledger.holds(file.path, await hashOf(file)) ? held : due).push(file);
           else if (await differs(disk, file)) due.push(file);
         }
         // Left as they are when the folder holds these bytes there already (or linked to the published file that does).
         await inParallel(held, writeOptions.concurrency, async (file) => {
-          if (await ledger!.keep(file.path)) ledger!.produce(file.path, hashOf(file), sizeOf(file));
+          if (await ledger!.keep(file.path)) ledger!.produce(file.path, await hashOf(file), sizeOf(file));
           else due.push(file);
         });
         // Folders first, once each, then the files: a write that lands after the build was

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocsgenError, DocsgenErrors, codeExcerpt, formatAnyError, isDocsgenError } from '../errors.ts';
-import { formatMs, type Logger, type StageTiming } from '../log.ts';
+import { formatMs, shownPath, type Logger, type StageTiming } from '../log.ts';
 import { routeOfFile } from '../../templates/shared/routes.ts';
 import type { LiveReload, OverlayError, OverlayPayload } from './live.ts';
 import type { OutputChange } from './served-output.ts';
@@ -82,12 +82,6 @@ export function describeBatch(batch: ReadonlySet<string>, root: string): string 
   if (batch.size === 0) return 'first build';
   const files = [...batch].map((f) => shownPath(f, root)).sort();
   return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
-}
-
-/** Relative to the site when inside it (content/docs/a.mdx), else as is (docsgen's templates, for a site elsewhere). */
-export function shownPath(file: string, root: string): string {
-  const rel = path.relative(root, file);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
 }
 
 function clock(): string {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SiteConfig } from '../config.ts';
 import { TEMPLATES_DIR } from '../paths.ts';
-import { shownPath } from './report.ts';
+import { shownPath } from '../log.ts';
 
 /** Watched in the site folder besides the folders the config names; docsgen's templates/ are watched too. */
 const WATCHED = ['content', 'static', 'openapi', 'site.config.ts'];
