@@ -23,7 +23,7 @@ import { commitDates, lastUpdated, type LastUpdated } from './stages/last-update
 import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import type { ApiExamples } from './openapi/reference-examples.ts';
-import { compressedCopySource, createPrecompressor } from './stages/precompress.ts';
+import { compressedCopySource, createCompressedAssetCache, createPrecompressor, type CompressedAssetCache } from './stages/precompress.ts';
 import { createRenderCache, render, usedIslands, type RenderCache, type RenderedPage, type RenderInput } from './stages/render.ts';
 import { buildSearchIndex, createSearchIndexCache, isSearchIndexFile, SEARCH_INDEX_PATHS, type SearchIndexCache, type SearchIndexOptions } from './stages/search-index.ts';
 import { scanPages } from './stages/scan-pages.ts';
@@ -68,6 +68,8 @@ export interface BuildSession {
   markdown: TwinCache;
   /** The last render, so a rebuild after a body-only edit renders only the pages of the edited file. */
   lastRender?: LastRender;
+  /** Compressed copies of the hashed client assets, for the next build's precompress stage. */
+  compressedAssets: CompressedAssetCache;
   /** Threads that read the pages a build writes as it renders them, from how many pages on (see scan-pool.ts). */
   scan: { threads: number; from: number };
 }
@@ -107,6 +109,7 @@ export function createBuildSession(
     searchIndex: createSearchIndexCache(),
     headers: createHeaderSourcesCache(),
     markdown: createTwinCache(),
+    compressedAssets: createCompressedAssetCache(),
     bundle: options.incremental ? createBundleCache() : undefined,
     bundleStore: options.cacheDir ? createBundleStore(path.join(options.cacheDir, 'bundle')) : undefined,
     scan: { threads: options.scanThreads ?? defaultScanThreads(), from: options.scanThreadsFrom ?? SCAN_THREADS_FROM },
@@ -136,6 +139,7 @@ export async function disposeBuildSession(session: BuildSession): Promise<void> 
   session.searchIndex = createSearchIndexCache();
   session.headers = createHeaderSourcesCache();
   session.markdown = createTwinCache();
+  session.compressedAssets = createCompressedAssetCache();
   session.openapi = undefined;
   session.apiExamples = undefined;
   session.lastRender = undefined;
@@ -352,7 +356,7 @@ export async function build(config: SiteConfig, options: BuildOptions = {}): Pro
     const cacheDir = options.cache === false ? undefined : defaultCacheDir(config);
     const folder = await openStagingFolder(outDir, { cacheDir });
     const { ledger } = folder;
-    const precompressor = createPrecompressor(folder.dir, { cacheDir: cacheDir && path.join(cacheDir, 'precompressed'), ledger });
+    const precompressor = createPrecompressor(folder.dir, { cacheDir: cacheDir && path.join(cacheDir, 'precompressed'), ledger, assets: session.compressedAssets });
     const writer = (pageWriter = createPageWriter(folder, { precompressor }));
     const early = { written: 0, bytes: 0 };
     const writeGenerated = async (files: readonly OutputAsset[]) => {

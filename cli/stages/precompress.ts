@@ -32,6 +32,7 @@ import { isCacheWriteUnderWay, writeCacheFile } from '../cache-file.ts';
 import { COPY_HASH, contentHash, type OutputLedger } from './kept-output.ts';
 import { writeAsLink } from '../linked-file.ts';
 import { promisify } from 'node:util';
+import { LRUCache } from 'lru-cache';
 import pMap from 'p-map';
 import zlib from 'node:zlib';
 
@@ -78,8 +79,30 @@ export interface Precompressor {
   finish(): Promise<PrecompressResult>;
 }
 
+/**
+ * Copies of the hashed assets kept in memory by a build session for its next builds (a
+ * process that builds sites one after another, as the tests do): made at brotli's top
+ * quality, they cost tenths of a second each for a few hundred kilobytes, and the same
+ * client bundle is compressed again by every build that has no cache folder. Pages are
+ * not kept: they are many, cheap to compress and differ from build to build.
+ */
+export interface CompressedAssetCache {
+  copies: LRUCache<string, Compressed>;
+  /** Copies being made, so a build that starts meanwhile (the 2 MB bundle takes seconds) waits for them instead of making them too. */
+  making: Map<string, Promise<Compressed>>;
+}
+
+/** Enough for the API reference's bundle and its stylesheet several times over. */
+const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
+
+export function createCompressedAssetCache(): CompressedAssetCache {
+  return { copies: new LRUCache<string, Compressed>({ maxSize: ASSET_CACHE_BYTES, sizeCalculation: (c) => Math.max(1, c.br.length + c.gz.length) }), making: new Map() };
+}
+
 export interface PrecompressOptions {
   cacheDir?: string;
+  /** Copies of the hashed assets made by the session's earlier builds, looked up before the cache folder. */
+  assets?: CompressedAssetCache;
   /**
    * What the folder holds and what the build wrote (see ./kept-output.ts): a file left as it
    * was keeps the copies the last build made of it, and finish() compresses the files it
@@ -99,13 +122,22 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
   const prepared = new Map<string, Promise<Compressed>>();
   const compressKeyed = async (key: string, contents: Uint8Array, level: Level): Promise<Compressed> => {
     used.add(key);
+    const memory = level === ASSET_LEVEL ? options.assets : undefined;
     await cacheReady;
-    const cached = cache ? await fromCache(cache, key) : undefined;
+    const onDisk = cache ? await fromCache(cache, key) : undefined;
+    const inFlight = memory?.making.get(key);
+    const cached = onDisk ?? memory?.copies.get(key) ?? (inFlight && (await inFlight.catch(() => undefined)));
     if (cached) {
       result.reused++;
+      memory?.copies.set(key, cached);
+      // The cache folder holds what its last build used, whichever cache it came from.
+      if (cache && !onDisk) await toCache(cache, key, cached).catch(() => undefined);
       return cached;
     }
-    const compressed = await compress(contents, level);
+    const making = compress(contents, level);
+    memory?.making.set(key, making);
+    const compressed = await making.finally(() => memory?.making.delete(key));
+    memory?.copies.set(key, compressed);
     // A cache that cannot be written costs the next build time, not this build its output.
     if (cache) await toCache(cache, key, compressed).catch(() => undefined);
     return compressed;
@@ -252,7 +284,7 @@ export async function precompress(dir: string, options: { cacheDir?: string } = 
   return createPrecompressor(dir, options).finish();
 }
 
-interface Compressed {
+export interface Compressed {
   br: Buffer;
   gz: Buffer;
 }

@@ -11,6 +11,7 @@ import { formatAnyError, isDocsgenError } from '../../cli/errors.ts';
 import { createLogger } from '../../cli/log.ts';
 import { createBundleCache, type BundleCache } from '../../cli/stages/bundle.ts';
 import { disposeCompileCache } from '../../cli/stages/compile.ts';
+import { createCompressedAssetCache } from '../../cli/stages/precompress.ts';
 import { usedIslands } from '../../cli/stages/render.ts';
 
 /**
@@ -19,6 +20,8 @@ import { usedIslands } from '../../cli/stages/render.ts';
  * only borrows the bundle. These caches keep no esbuild context, so none needs disposing.
  */
 const bundles = new Map<string, BundleCache>();
+/** The client assets' compressed copies, shared the same way: each build of a fixture compressed the same bundle at brotli's top quality. */
+const compressedAssets = createCompressedAssetCache();
 
 /**
  * A fresh build session for `config` whose client bundle is shared with the other builds
@@ -28,7 +31,7 @@ export function sessionSharingBundle(config: SiteConfig, options: { cache?: bool
   const key = JSON.stringify([config.dirs.templates, usedIslands(config)]);
   let cache = bundles.get(key);
   if (!cache) bundles.set(key, (cache = createBundleCache({ incremental: false })));
-  return { ...createBuildSession({ cacheDir: options.cache ? defaultCacheDir(config) : undefined }), bundle: cache };
+  return { ...createBuildSession({ cacheDir: options.cache ? defaultCacheDir(config) : undefined }), bundle: cache, compressedAssets };
 }
 
 const quiet = () => createLogger({ level: 'quiet', write: () => {}, writeError: () => {} });

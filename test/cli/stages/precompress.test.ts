@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { brotliWindowBits, createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
+import { brotliWindowBits, createCompressedAssetCache, createPrecompressor, precompress } from '../../../cli/stages/precompress.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 let tmp: string;
@@ -118,6 +118,29 @@ describe('precompress', () => {
     await waitFor('the prepared copies in the cache', async () => (await readdir(cache).catch(() => [])).some((name) => !name.endsWith('.tmp')));
     assert.deepEqual(await precompressor.finish(), { files: 3, copies: 6, reused: 0 });
     assert.deepEqual(await copies(dir), await copies(whole));
+  });
+
+  it("reuses the session's copies of the hashed assets, in memory, for the next builds of the process, made once even when they overlap", async () => {
+    const assets = createCompressedAssetCache();
+    const folder = async (name: string) => {
+      const dir = await site(name, 9);
+      await mkdir(path.join(dir, 'assets'), { recursive: true });
+      await writeFile(path.join(dir, 'assets/main-ABC123.js'), script(9));
+      return dir;
+    };
+    const plain = await folder('assets-plain');
+    await precompress(plain);
+    // Two builds at once (a failed build's prepared bundle still compressing when the next one starts): one compression.
+    const [one, two] = await Promise.all(['assets-one', 'assets-two'].map(async (name) => createPrecompressor(await folder(name), { assets })));
+    one!.prepare('assets/main-ABC123.js', Buffer.from(script(9)));
+    two!.prepare('assets/main-ABC123.js', Buffer.from(script(9)));
+    const results = await Promise.all([one!.finish(), two!.finish()]);
+    // main.js and the page, at the quicker level, are not kept: each build compresses them.
+    assert.deepEqual(results.map((r) => r.reused).sort(), [0, 1]);
+    const third = createPrecompressor(await folder('assets-three'), { assets, cacheDir: path.join(tmp, 'cache-assets') });
+    assert.deepEqual(await third.finish(), { files: 4, copies: 8, reused: 1 });
+    assert.equal((await readdir(path.join(tmp, 'cache-assets'))).length, 3, 'a copy taken from memory is written to the cache folder too');
+    for (const name of ['assets-one', 'assets-two', 'assets-three']) assert.deepEqual(await copies(path.join(tmp, name)), await copies(plain));
   });
 
   it('works without a cache, and gives the bytes a cached run gives', async () => {
