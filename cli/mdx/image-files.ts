@@ -24,10 +24,14 @@ export function staticImageFile(src: string, staticDir: string): string | undefi
   return file.startsWith(path.join(staticDir, path.sep)) ? file : undefined;
 }
 
-/** What the images a source names are as files: changes when one is replaced, added or removed. */
-export function imageSignature(source: string, staticDir: string | undefined): string {
+/** The root-absolute image paths a source names, each once, in order. */
+export function imageNames(source: string): string[] {
+  return [...new Set(source.match(IMAGE_PATH) ?? [])].sort();
+}
+
+/** What the images named (see imageNames) are as files: changes when one is replaced, added or removed. */
+export function imageSignature(names: readonly string[], staticDir: string | undefined): string {
   if (!staticDir) return '';
-  const names = [...new Set(source.match(IMAGE_PATH) ?? [])].sort();
   return names
     .map((name) => {
       const file = staticImageFile(name, staticDir);

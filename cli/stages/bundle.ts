@@ -5,8 +5,8 @@
  * PREACT_ISLANDS are built apart, on preact/compat. The colour-mode script is built
  * separately to be inlined in <head>.
  */
-import { existsSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -96,8 +96,10 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const clientDir = path.join(config.dirs.templates, 'client');
   const islandsDir = path.join(clientDir, 'islands');
   const wanted = options.islands && new Set(options.islands);
+  // Read at once, as the inputs below: in watch mode this is on the path of every edit, and
+  // the thread pool may be busy with the last build's files.
   const islandFiles = existsSync(islandsDir)
-    ? (await readdir(islandsDir)).filter((f) => /\.(tsx|ts)$/.test(f) && (!wanted || wanted.has(f.replace(/\.tsx?$/, ''))))
+    ? readdirSync(islandsDir).filter((f) => /\.(tsx|ts)$/.test(f) && (!wanted || wanted.has(f.replace(/\.tsx?$/, ''))))
     : [];
   const entryPoints: Record<string, string> = {
     main: path.join(clientDir, 'main.ts'),
@@ -111,7 +113,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
 
   const cache = options.cache;
   const signature = JSON.stringify([entryPoints, preactEntryPoints]);
-  if (cache?.result && cache.signature === signature && cache.inputs && (await unchanged(cache.inputs))) return cache.result;
+  if (cache?.result && cache.signature === signature && cache.inputs && unchanged(cache.inputs)) return cache.result;
   const workDir = config.root;
   // Only for a session's first bundle: after that, an esbuild context rebuilds what changed
   // sooner than the kept bundle's inputs can be hashed, and keeping each rebuild would
@@ -293,14 +295,17 @@ async function snapshot(workDir: string, inputs: readonly string[]): Promise<Map
   return new Map(entries.filter((e) => e !== undefined));
 }
 
-async function unchanged(inputs: ReadonlyMap<string, string>): Promise<boolean> {
-  const checks = await Promise.all(
-    [...inputs].map(async ([file, before]) => {
-      const info = await stat(file).catch(() => undefined);
-      return info !== undefined && fileSignature(info) === before;
-    }),
-  );
-  return checks.every(Boolean);
+/**
+ * Whether every input still has the signature it had. Synchronous: a few dozen stats take a
+ * fraction of a millisecond, while the same stats through the thread pool waited behind the
+ * last build's writes (15-38 ms of a one-doc rebuild of a 1,023-doc site in watch mode).
+ */
+function unchanged(inputs: ReadonlyMap<string, string>): boolean {
+  for (const [file, before] of inputs) {
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (info === undefined || fileSignature(info) !== before) return false;
+  }
+  return true;
 }
 
 /** CommonJS modules of Elements' dependencies that read Node's `process` without checking it exists. */
