@@ -123,8 +123,9 @@ export interface CompileCache {
   /** Keys asked for by the build under way; the others are dropped from `mdx` when it ends. */
   used: Set<string>;
   /**
-   * The last key of each file, with what it was made from and the images it names: a rebuild asks for the key of
-   * every source, and hashing a thousand of them again took 5 ms of every save.
+   * The last key of each file, with what it was made from and the images it names: a
+   * rebuild asks for the key of every source, and hashing a thousand of them again took
+   * 5 ms of every save.
    */
   keys: Map<string, { source: string; context: string; key: string; images: readonly string[] }>;
   /** What the last build knew of routes, for precompile(). */
