@@ -93,7 +93,13 @@ export function createServedOutput(outDir: string): ServedOutput {
         reloadAll: [...changed, ...gone].some((rel) => originOf(rel) === 'static' || rel.startsWith('openapi/')),
         // Files written in the background (Markdown twins, llms.txt, sitemap, search index) are
         // no part of what an open page shows, so they do not stop a stylesheet swap.
-        cssSwap: cssSwapOf(changed.filter((rel) => !onDemand(rel)), gone, (rel) => textOf(previous.get(rel)), (rel) => textOf(wanted.get(rel))),
+        cssSwap: cssSwapOf(
+          changed.filter((rel) => !onDemand(rel)),
+          gone,
+          (rel) => textOf(previous.get(rel)),
+          (rel) => textOf(wanted.get(rel)),
+          [...wanted.keys()].filter((rel) => rel.endsWith('.css') && previous.has(rel) && !changed.includes(rel)),
+        ),
       };
 
       const later = async (signal: AbortSignal) => {
