@@ -133,9 +133,9 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
   // Pages are described first (cheap: React elements around compiled documents) and
   // rendered one by one after, so a caller taking them as they come never holds them all.
   const entries: EmitEntry[] = [];
+  const wanted = (route: string) => !options.routes || options.routes.has(route);
   const emit = (entry: EmitEntry) => {
-    if (options.routes && !options.routes.has(entry.route)) return;
-    entries.push(entry);
+    if (wanted(entry.route)) entries.push(entry);
   };
   const renderEntry = (entry: EmitEntry): RenderedPage | undefined => {
     const fullTitle = entry.title === site.title ? site.title : `${entry.title} | ${site.title}`;
@@ -219,7 +219,7 @@ export async function render(input: RenderInput, config: SiteConfig, options: Re
     }
   };
 
-  renderDocs(input, config, site, emit, (route) => !options.routes || options.routes.has(route));
+  renderDocs(input, config, site, emit, wanted);
   renderBlog(input, config, emit, options.cache ?? createRenderCache());
   for (const entry of input.compiled.pages) {
     const body =
