@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConfigData, Message } from 'html-validate';
 import { builtSite } from '../helpers/site.ts';
@@ -25,8 +26,12 @@ export const HTML_VALIDATE_CONFIG: ConfigData = {
     // Subresource integrity is for files from other hosts; the site loads only its own,
     // content-hashed assets.
     'require-sri': 'off',
+    // Checked by html-validate-references.cjs instead: the same rule, in linear time.
+    'no-missing-references': 'off',
+    'docsgen-test/missing-references': 'error',
   },
 };
+const REFERENCES_PLUGIN = fileURLToPath(new URL('./html-validate-references.cjs', import.meta.url));
 
 async function htmlFiles(dir: string, base = dir): Promise<string[]> {
   const out: string[] = [];
@@ -61,7 +66,8 @@ function validateInThread(documents: Document[]): Promise<Found[]> {
     const { parentPort, workerData } = require('node:worker_threads');
     const { HtmlValidate, StaticConfigLoader } = require('html-validate');
     (async () => {
-      const validator = new HtmlValidate(new StaticConfigLoader(workerData.config));
+      const plugin = require(workerData.plugin);
+      const validator = new HtmlValidate(new StaticConfigLoader({ ...workerData.config, plugins: [plugin] }));
       const errors = [];
       for (const { file, html } of workerData.documents) {
         const report = await validator.validateString(html, file);
@@ -73,7 +79,7 @@ function validateInThread(documents: Document[]): Promise<Found[]> {
     })();
   `;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { config: HTML_VALIDATE_CONFIG, documents } });
+    const worker = new Worker(code, { eval: true, workerData: { config: HTML_VALIDATE_CONFIG, plugin: REFERENCES_PLUGIN, documents } });
     worker.once('message', (errors: Found[]) => resolve(errors));
     worker.once('error', reject);
     worker.once('exit', (status) => (status === 0 ? undefined : reject(new Error(`the html-validate thread exited with status ${status}`))));
@@ -117,10 +123,16 @@ describe('valid HTML (html-validate)', () => {
   });
 
   it('the validator would catch what it is here for', async () => {
-    // A gate that cannot fail proves nothing: a figcaption in the middle of its figure and a duplicated id.
+    // A gate that cannot fail proves nothing: a figcaption in the middle of its figure, a
+    // duplicated id, and references to ids that are not there (one in a list of ids).
     // Through the same threads as the site's pages.
-    const bad = '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><figure><p id="a">b</p><figcaption>a</figcaption><p id="a">c</p></figure></body></html>';
-    const rules = (await validateInThread([{ file: 'bad.html', html: bad }])).map((m) => m.ruleId);
+    const bad =
+      '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><figure><p id="a">b</p><figcaption>a</figcaption><p id="a">c</p></figure>' +
+      '<label for="nowhere">x</label><input id="i" aria-describedby="a gone"></body></html>';
+    const found = await validateInThread([{ file: 'bad.html', html: bad }]);
+    const rules = found.map((m) => m.ruleId);
     for (const rule of ['no-dup-id', 'element-permitted-order']) assert.ok(rules.includes(rule), `${rule} is reported (got ${rules.join(', ')})`);
+    const missing = found.filter((m) => m.ruleId === 'docsgen-test/missing-references').map((m) => m.message);
+    assert.deepEqual(missing.sort(), ['Element references missing id "gone"', 'Element references missing id "nowhere"']);
   });
 });
