@@ -20,7 +20,7 @@ import { collect, movedDocs } from './stages/collect.ts';
 import { createSourceTextCache, type SourceTextCache } from './source-texts.ts';
 import { compile, createCompileCache, disposeCompileCache, flushCompileCache, type CompileCache } from './stages/compile.ts';
 import { commitDates, lastUpdated, type LastUpdated } from './stages/last-updated.ts';
-import { createTwinCache, markdownTwins, type TwinCache } from './markdown/twins.ts';
+import { createTwinCache, planMarkdownTwins, type TwinCache } from './markdown/twins.ts';
 import { loadApiDocuments, type LoadedApiDocument } from './stages/openapi.ts';
 import type { ApiExamples } from './openapi/reference-examples.ts';
 import { compressedCopySource, createCompressedAssetCache, createPrecompressor, type CompressedAssetCache } from './stages/precompress.ts';
@@ -190,6 +190,12 @@ export interface SiteOutput {
    * `generated` then does not hold.
    */
   searchIndex?: (options?: SearchIndexOptions) => Promise<Iterable<OutputAsset>>;
+  /**
+   * Set when the build was asked to leave the Markdown twins for later (watch mode): the
+   * paths they will have, which the link check counted, and what makes them. `generated`
+   * then does not hold them.
+   */
+  markdown?: { paths: readonly string[]; make: () => OutputAsset[] };
 }
 
 /**
@@ -202,6 +208,8 @@ export async function buildSite(
   config: SiteConfig,
   options: Pick<BuildOptions, 'logger' | 'session' | 'cache' | 'drafts'> & {
     searchIndex?: 'now' | 'later';
+    /** 'later': the Markdown twins and llms*.txt are made by the output's `markdown.make()`, not by the build. */
+    markdown?: 'now' | 'later';
     /**
      * Takes each page as soon as it is rendered and read (see scanPage): the pages of the
      * returned output then have no HTML. build() writes them so; watch mode keeps them whole.
@@ -288,8 +296,14 @@ export async function buildSite(
   const samplesFor = (apiId: string, operationId: string) =>
     (apiExamples.get(apiId)?.get(operationId)?.samples ?? []).map((s) => ({ language: s.language ?? s.id, label: s.label, code: s.code }));
   const generatedWritten: string[] = [];
+  let markdownLater: SiteOutput['markdown'];
   const twins = await task('markdown', async () => {
-    const made = markdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown);
+    const planned = planMarkdownTwins({ collected, compiled, apis, samplesFor }, config, session.markdown);
+    if (options.markdown === 'later') {
+      markdownLater = planned;
+      return [];
+    }
+    const made = planned.make();
     if (!options.writeGenerated) return made;
     await options.writeGenerated(made);
     generatedWritten.push(...made.map((file) => file.path));
@@ -307,14 +321,14 @@ export async function buildSite(
   }
   const memoryCheck = await task('check-links', (progress) => {
     const statics = listStaticFiles(config);
-    const written = generatedWritten.map((rel) => ({ path: rel }));
+    const written = [...generatedWritten, ...(markdownLater?.paths ?? [])].map((rel) => ({ path: rel }));
     checkOutputPaths({ pages, files: [...client.files, codeCss, sidebarsJson, ...generated, ...written], statics }, config);
     const omitted = new Map(collected.drafts.map((d) => [d.route, d.relFile]));
     const moved = movedDocs(collected.docs, config);
     return checkLinks({ pages, files: outputFileSet(statics, [...client.files, codeCss, sidebarsJson], [...generated, ...written]), omitted, moved }, config, session.links, progress);
   });
   if (options.release) session.links = createLinkCheckCache();
-  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, generatedWritten, linksChecked: memoryCheck.checked };
+  const site: SiteOutput = { pages, assets: [...client.files, codeCss, sidebarsJson], generated, generatedWritten, linksChecked: memoryCheck.checked, ...(markdownLater && { markdown: markdownLater }) };
   const searchIndex = async (indexOptions?: SearchIndexOptions) => (await buildSearchIndex({ pages, apis }, config, { cache: session.searchIndex, warn: (message) => logger.warn(message), ...indexOptions })).files;
   if (options.searchIndex === 'later') return { ...site, searchIndex };
   return { ...site, generated: [...generated, ...(await task('search-index', async (progress) => [...(await searchIndex({ progress }))]))] };

@@ -75,96 +75,130 @@ function memo(cache: TwinCache | undefined, owner: object, key: unknown[], make:
   return text;
 }
 
+/** A twin whose text is made on first use, once. */
+interface PlannedTwin extends Omit<MarkdownTwin, 'text'> {
+  text(): string;
+}
+
+const once = (make: () => string): (() => string) => {
+  let text: string | undefined;
+  return () => (text ??= make());
+};
+
+/**
+ * The twins a site has: their paths at once, their bytes when `make()` is called. The
+ * paths come from the same list `make()` writes, so they cannot disagree. Watch mode
+ * checks links against the paths and makes the twins after the browsers were told of the
+ * edit: no open page shows them, and at 1,000 docs they were a tenth of a save's rebuild.
+ */
+export interface PlannedTwins {
+  /** Paths inside the output folder, `/` separated, of every file `make()` returns. */
+  paths: string[];
+  make(): OutputAsset[];
+}
+
 export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
+  return planMarkdownTwins(input, config, cache).make();
+}
+
+export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): PlannedTwins {
   const siteUrl = siteRootUrl(config);
   const style = markdownStyle();
 
-  const docs = new Map<string, MarkdownTwin>();
+  const docs = new Map<string, PlannedTwin>();
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
     // A doc page whose content starts with its own h1 shows that one (render.ts): so does its twin.
-    const text = memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style, compiled.hasContentTitle));
+    const text = once(() => memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style, compiled.hasContentTitle)));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
-  const posts: MarkdownTwin[] = input.compiled.posts.map(({ post, full }) => {
+  const posts: PlannedTwin[] = input.compiled.posts.map(({ post, full }) => {
     const { title, description } = post.frontMatter;
     const byline: RootContent = {
       type: 'paragraph',
       children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
     };
     const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
-    return { route: post.route, title, description, text: memo(cache, full, key, () => twinDocumentWithBody(title, description, [byline], full.twinBody, style)) };
+    return { route: post.route, title, description, text: once(() => memo(cache, full, key, () => twinDocumentWithBody(title, description, [byline], full.twinBody, style))) };
   });
 
-  const pages: MarkdownTwin[] = input.compiled.pages.map((entry) => {
+  const pages: PlannedTwin[] = input.compiled.pages.map((entry) => {
     const { title, description } = entry.meta;
     const route = entry.page.route;
-    if ('compiled' in entry) return { route, title, description, text: twinDocumentWithBody(title, description, [], entry.compiled.twinBody, style) };
+    if ('compiled' in entry) return { route, title, description, text: once(() => twinDocumentWithBody(title, description, [], entry.compiled.twinBody, style)) };
     // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
-    const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
-    const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);
-    const unique = [...new Map(links.map((item) => [item.to ?? item.href, item])).values()];
-    const contents = bulletList(unique.map((item) => [link(item.to ? `${siteUrl}${item.to}` : item.href!, item.label)]));
-    return { route, title, description, text: twinDocument(title, description, [...lead, contents]) };
+    const text = once(() => {
+      const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];
+      const links = config.navbar.items.flatMap((item) => [item, ...(item.items ?? [])]).filter((item) => item.to ?? item.href);
+      const unique = [...new Map(links.map((item) => [item.to ?? item.href, item])).values()];
+      const contents = bulletList(unique.map((item) => [link(item.to ? `${siteUrl}${item.to}` : item.href!, item.label)]));
+      return twinDocument(title, description, [...lead, contents]);
+    });
+    return { route, title, description, text };
   });
 
-  const apis: MarkdownTwin[] = [];
+  const apis: PlannedTwin[] = [];
   for (const api of input.apis) {
     const ref = config.apiReferences.find((r) => r.id === api.id);
     if (!ref) continue;
     const samplesFor = input.samplesFor ? (operationId: string) => input.samplesFor!(api.id, operationId) : undefined;
     const page = { route: ref.route, title: ref.title, description: ref.description };
     // Samples are made from the same document and the reference's sandbox server.
-    apis.push({ ...page, text: memo(cache, api, [siteUrl, page, ref.sandboxServer ?? ''], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor })) });
+    apis.push({ ...page, text: once(() => memo(cache, api, [siteUrl, page, ref.sandboxServer ?? ''], () => apiTwin({ api, page, downloads: apiDownloads(api.id), siteUrl, samplesFor }))) });
   }
 
-  const blog = blogTwins(input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted), input.collected.tags, config, siteUrl);
+  // A handful of pages (the blog's lists), made at once.
+  const blog: PlannedTwin[] = blogTwins(input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted), input.collected.tags, config, siteUrl).map((twin) => ({ ...twin, text: () => twin.text }));
 
-  const ordered = sidebarSections(input.collected, docs);
-  const files: OutputAsset[] = [];
-  const encoder = new TextEncoder();
-  const encoded = new Map<string, Uint8Array>();
-  const bytesOf = (text: string) => {
-    const contents = encoded.get(text) ?? cache?.encoded.get(text) ?? encoder.encode(text);
-    encoded.set(text, contents);
-    return contents;
-  };
-  const add = (route: string, text: string) => files.push({ path: markdownPath(route).slice(1), contents: bytesOf(text) });
-  for (const twin of [...docs.values(), ...posts, ...pages, ...apis, ...blog]) add(twin.route, twin.text);
   // The docs root shows the main doc (its canonical page, which its <head> names as the twin).
   const main = docs.get(config.docs.mainDoc);
-  if (main) add(config.docs.routeBasePath, main.text);
+  const twins = [...[...docs.values(), ...posts, ...pages, ...apis, ...blog].map((twin) => ({ route: twin.route, twin })), ...(main ? [{ route: config.docs.routeBasePath, twin: main }] : [])];
+  const paths = [...twins.map(({ route }) => markdownPath(route).slice(1)), 'llms.txt', 'llms-full.txt'];
 
-  const line = (twin: MarkdownTwin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
-  const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));
-  const apiLinks = [
-    ...apis.map(line),
-    ...input.apis.flatMap((api) =>
-      apiDownloads(api.id)
-        .filter((d) => d.href.endsWith('.yaml') || d.href.endsWith('.json'))
-        .filter((d) => !d.href.includes('postman'))
-        .map((d) => ({ title: `${config.apiReferences.find((r) => r.id === api.id)?.title ?? api.title}: ${d.label}`, url: `${siteUrl}${d.href}`, description: api.title })),
-    ),
-  ];
-  if (apiLinks.length > 0) sections.push({ title: 'API reference', links: apiLinks });
-  const listedPosts = posts.filter((_, index) => !input.compiled.posts[index]?.post.frontMatter.unlisted);
-  if (listedPosts.length > 0) sections.push({ title: 'Optional', links: listedPosts.map(line) });
-  const summary = config.summary ?? config.tagline;
-  const llms = { title: config.title, summary, sections };
-  const llmsKey = JSON.stringify(llms);
-  const llmsText = cache?.llmsTxt?.key === llmsKey ? cache.llmsTxt.text : llmsTxt(llms);
-  if (cache) cache.llmsTxt = { key: llmsKey, text: llmsText };
-  files.push({ path: 'llms.txt', contents: bytesOf(llmsText) });
-  const full = [...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text);
-  const last = cache?.llmsFull;
-  const fullBytes = last && last.parts.length === full.length && last.parts.every((part, i) => part === full[i]) ? last.bytes : llmsFullTxt(full.map((text) => ({ text, bytes: bytesOf(text) })));
-  files.push({ path: 'llms-full.txt', contents: fullBytes });
-  if (cache) {
-    cache.encoded = encoded;
-    cache.llmsFull = { parts: full, bytes: fullBytes };
-  }
-  return files;
+  const make = (): OutputAsset[] => {
+    const ordered = sidebarSections(input.collected, docs);
+    const files: OutputAsset[] = [];
+    const encoder = new TextEncoder();
+    const encoded = new Map<string, Uint8Array>();
+    const bytesOf = (text: string) => {
+      const contents = encoded.get(text) ?? cache?.encoded.get(text) ?? encoder.encode(text);
+      encoded.set(text, contents);
+      return contents;
+    };
+    for (const { route, twin } of twins) files.push({ path: markdownPath(route).slice(1), contents: bytesOf(twin.text()) });
+
+    const line = (twin: PlannedTwin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
+    const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));
+    const apiLinks = [
+      ...apis.map(line),
+      ...input.apis.flatMap((api) =>
+        apiDownloads(api.id)
+          .filter((d) => d.href.endsWith('.yaml') || d.href.endsWith('.json'))
+          .filter((d) => !d.href.includes('postman'))
+          .map((d) => ({ title: `${config.apiReferences.find((r) => r.id === api.id)?.title ?? api.title}: ${d.label}`, url: `${siteUrl}${d.href}`, description: api.title })),
+      ),
+    ];
+    if (apiLinks.length > 0) sections.push({ title: 'API reference', links: apiLinks });
+    const listedPosts = posts.filter((_, index) => !input.compiled.posts[index]?.post.frontMatter.unlisted);
+    if (listedPosts.length > 0) sections.push({ title: 'Optional', links: listedPosts.map(line) });
+    const summary = config.summary ?? config.tagline;
+    const llms = { title: config.title, summary, sections };
+    const llmsKey = JSON.stringify(llms);
+    const llmsText = cache?.llmsTxt?.key === llmsKey ? cache.llmsTxt.text : llmsTxt(llms);
+    if (cache) cache.llmsTxt = { key: llmsKey, text: llmsText };
+    files.push({ path: 'llms.txt', contents: bytesOf(llmsText) });
+    const full = [...ordered.flatMap((section) => section.docs), ...apis].map((twin) => twin.text());
+    const last = cache?.llmsFull;
+    const fullBytes = last && last.parts.length === full.length && last.parts.every((part, i) => part === full[i]) ? last.bytes : llmsFullTxt(full.map((text) => ({ text, bytes: bytesOf(text) })));
+    files.push({ path: 'llms-full.txt', contents: fullBytes });
+    if (cache) {
+      cache.encoded = encoded;
+      cache.llmsFull = { parts: full, bytes: fullBytes };
+    }
+    return files;
+  };
+  return { paths, make };
 }
 
 /**
@@ -172,11 +206,11 @@ export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: Twi
  * every doc under it (nested categories included) in order. Docs at a sidebar's top
  * level, then docs in no sidebar, end the list in a "Docs" section, each once.
  */
-function sidebarSections(collected: Collected, docs: Map<string, MarkdownTwin>): { title: string; docs: MarkdownTwin[] }[] {
+function sidebarSections<T>(collected: Collected, docs: Map<string, T>): { title: string; docs: T[] }[] {
   // Unlisted docs keep their twin but are listed nowhere, llms.txt included.
   const seen = new Set<string>(collected.docs.filter((d) => d.frontMatter?.unlisted).map((d) => d.id));
-  const sections: { title: string; docs: MarkdownTwin[] }[] = [];
-  const take = (ids: string[]): MarkdownTwin[] =>
+  const sections: { title: string; docs: T[] }[] = [];
+  const take = (ids: string[]): T[] =>
     ids.flatMap((id) => {
       const twin = docs.get(id);
       if (!twin || seen.has(id)) return [];

@@ -131,10 +131,10 @@ export function createDevSession(options: DevSessionOptions): DevSession {
           session.render = await logger.task('templates', () => templates.load());
           templatesStale = false;
         }
-        const site = await buildSite(config, { logger, session, searchIndex: 'later', drafts: true });
+        const site = await buildSite(config, { logger, session, searchIndex: 'later', markdown: 'later', drafts: true });
         if (closed) return { ok: false, closed: true };
         if (!(await settled())) return { ok: false, superseded: true };
-        // The search index is made after the browsers were told, in the gaps between the requests of the pages they reload.
+        // The search index (and the Markdown twins) are made after the browsers were told, in the gaps between the requests of the pages they reload.
         const later = site.searchIndex;
         const served = later ? { ...site, searchIndex: (index?: SearchIndexOptions) => later({ ...index, yieldTo: options.serverIdle }) } : site;
         const current = config;

@@ -29,8 +29,9 @@ export interface ServedOutput {
   /**
    * Writes what open pages need (pages, client assets, static files, API documents) and
    * deletes the files of removed pages. `finish` then writes the files fetched only on
-   * demand (sitemap, feeds, and the search index, made then when the build left it for
-   * later: new files before the ones that point at them) and deletes stale files. The
+   * demand (sitemap, feeds, Markdown twins and the search index, the last two made then
+   * when the build left them for later: new files before the ones that point at them) and
+   * deletes stale files. The
    * caller tells the browsers in between, so a search index of a thousand small files
    * delays no reload.
    */
@@ -71,8 +72,9 @@ export function createServedOutput(outDir: string): ServedOutput {
       const wanted = siteFiles(site, config);
       const changed: string[] = [];
       for (const file of wanted.values()) if (await folder.differs(file)) changed.push(file.path);
-      // The last search index is replaced when the next one is made, in `finish`.
-      const gone = [...previous.keys()].filter((rel) => !wanted.has(rel) && !(site.searchIndex && isSearchIndexFile(rel)));
+      // The last search index and Markdown twins are replaced when the next ones are made, in `finish`.
+      const laterTwins = new Set(site.markdown?.paths);
+      const gone = [...previous.keys()].filter((rel) => !wanted.has(rel) && !laterTwins.has(rel) && !(site.searchIndex && isSearchIndexFile(rel)));
 
       const isPage = (rel: string) => rel.endsWith('.html');
       const onDemand = (rel: string) => wanted.get(rel)?.origin === 'generated' && !rel.startsWith('openapi/');
@@ -104,6 +106,10 @@ export function createServedOutput(outDir: string): ServedOutput {
 
       const later = async (signal: AbortSignal) => {
         // A search index that fails to build leaves the last one served; the error is the caller's to show.
+        // A turn first, for the server: the caller has just told the open pages.
+        if (site.markdown) await new Promise((resolve) => setImmediate(resolve));
+        if (signal.aborted) return;
+        for (const file of site.markdown?.make() ?? []) wanted.set(file.path, { path: file.path, origin: 'generated', contents: file.contents });
         const index = site.searchIndex ? await site.searchIndex({ signal }) : [];
         for (const file of index) wanted.set(file.path, { path: file.path, origin: 'generated', contents: file.contents });
         const due = [...wanted.values()].filter((file) => onDemand(file.path));

@@ -1,7 +1,8 @@
 /**
  * A rebuild in one build session (what `serve --watch` runs) after an edit, and after a
  * save that changes only a file's date, gives the same pages, twins and llms files as
- * a clean build of the same files, and so does one after a new title.
+ * a clean build of the same files, and so does one after a new title. The rebuilds leave
+ * the twins for later, as watch mode does.
  */
 import assert from 'node:assert/strict';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ function snapshot(site: SiteOutput): Map<string, string> {
   // build sessions today, whatever the pages hold (docsgen's own cold-versus-warm build test
   // fails on it too): they are not what this test is about, so they are left out.
   for (const page of site.pages) out.set(page.route, page.html.replace(/\/assets\/code-[A-Z0-9]+\.css/g, '/assets/code.css').replace(/\bsh-[a-z0-9]+/g, 'sh-'));
-  for (const file of site.generated) if (/\.(md|txt)$/.test(file.path)) out.set(file.path, decoder.decode(file.contents));
+  for (const file of [...site.generated, ...(site.markdown?.make() ?? [])]) if (/\.(md|txt)$/.test(file.path)) out.set(file.path, decoder.decode(file.contents));
   return out;
 }
 
@@ -43,7 +44,7 @@ describe('Markdown twins and dates in a rebuild', () => {
     const logger = createLogger({ level: 'quiet' });
     const session = createBuildSession();
     const clean = async () => snapshot(await buildSite(config, { logger, session: createBuildSession(), searchIndex: 'later' }));
-    const rebuild = async () => snapshot(await buildSite(config, { logger, session, searchIndex: 'later' }));
+    const rebuild = async () => snapshot(await buildSite(config, { logger, session, searchIndex: 'later', markdown: 'later' }));
 
     const intro = path.join(root, 'content/docs/intro.mdx');
     await utimes(intro, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
@@ -83,5 +84,24 @@ describe('Markdown twins and dates in a rebuild', () => {
     assert.deepEqual([...early.generatedWritten].sort(), handed.map((file) => file.path).sort());
     assert.deepEqual(early.generated.filter((file) => early.generatedWritten.includes(file.path)), [], 'not held a second time');
     assert.equal(early.linksChecked, whole.linksChecked);
+  });
+
+  it('left for later, are listed by path at once and made with the same bytes when asked, links to them checked all the same', async (t) => {
+    const root = await makeSite(t);
+    // A link to a twin, which the in-memory check must find among the paths.
+    const intro = path.join(root, 'content/docs/intro.mdx');
+    await writeFile(intro, `${await readFile(intro, 'utf8')}\n\nEm Markdown: [esta página](/docs/intro.md).\n`);
+    const config = await loadConfig(root);
+    const logger = createLogger({ level: 'quiet' });
+    const whole = await buildSite(config, { logger, session: createBuildSession(), searchIndex: 'later' });
+    const later = await buildSite(config, { logger, session: createBuildSession(), searchIndex: 'later', markdown: 'later' });
+    const twins = whole.generated.filter((file) => /\.md$|^llms(-full)?\.txt$/.test(file.path));
+    assert.ok(later.markdown, 'the output says how to make them');
+    assert.deepEqual(later.generated.filter((file) => /\.md$|^llms(-full)?\.txt$/.test(file.path)), [], 'not in the output yet');
+    assert.deepEqual([...later.markdown.paths].sort(), twins.map((file) => file.path).sort());
+    const made = later.markdown.make();
+    assert.deepEqual(made.map((file) => file.path).sort(), [...later.markdown.paths].sort());
+    for (const file of made) assert.deepEqual(file.contents, twins.find((twin) => twin.path === file.path)!.contents, `${file.path} as a build that makes it at once`);
+    assert.equal(later.linksChecked, whole.linksChecked);
   });
 });
