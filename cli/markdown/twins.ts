@@ -109,7 +109,7 @@ export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?:
   for (const { doc, compiled } of input.compiled.docs.values()) {
     const { title, description } = doc.frontMatter;
     // A doc page whose content starts with its own h1 shows that one (render.ts): so does its twin.
-    const text = once(() => memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, style, compiled.hasContentTitle)));
+    const text = once(() => memo(cache, compiled, [siteUrl, doc.route, title, description], () => twinDocumentWithBody(title, description, [], compiled.twinBody, { style, ownTitle: compiled.hasContentTitle })));
     docs.set(doc.id, { route: doc.route, title, description, text });
   }
 
@@ -120,13 +120,13 @@ export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?:
       children: [{ type: 'text', value: [post.date, post.authors.map((a) => a.name).join(', ')].filter(Boolean).join(' · ') }],
     };
     const key = [siteUrl, post.route, title, description, post.date, post.authors.map((a) => a.name)];
-    return { route: post.route, title, description, text: once(() => memo(cache, full, key, () => twinDocumentWithBody(title, description, [byline], full.twinBody, style))) };
+    return { route: post.route, title, description, text: once(() => memo(cache, full, key, () => twinDocumentWithBody(title, description, [byline], full.twinBody, { style }))) };
   });
 
   const pages: PlannedTwin[] = input.compiled.pages.map((entry) => {
     const { title, description } = entry.meta;
     const route = entry.page.route;
-    if ('compiled' in entry) return { route, title, description, text: once(() => twinDocumentWithBody(title, description, [], entry.compiled.twinBody, style)) };
+    if ('compiled' in entry) return { route, title, description, text: once(() => twinDocumentWithBody(title, description, [], entry.compiled.twinBody, { style })) };
     // A React page has no Markdown tree: its meta, the tagline on the home page, and where to go from it.
     const text = once(() => {
       const lead: RootContent[] = route === '/' && config.tagline ? [{ type: 'paragraph', children: [{ type: 'text', value: config.tagline }] }] : [];

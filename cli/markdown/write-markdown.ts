@@ -38,12 +38,18 @@ export function writeMarkdown(tree: Root, style: Options = markdownStyle()): str
   return toMarkdown(tree, style);
 }
 
+export interface TwinBodyOptions {
+  style?: Options;
+  /** The body starts with the document's own h1, which the twin keeps as its title. */
+  ownTitle?: boolean;
+}
+
 /**
  * A twin whose body is already text (a compiled document keeps its own, cli/stages/compile.ts):
  * the same text twinDocument() writes with that body, since a root's blocks are written one
  * by one and joined by a blank line. `lead` goes between the description and the body.
  */
-export function twinDocumentWithBody(title: string, description: string, lead: readonly RootContent[], body: string, style?: Options, ownTitle = false): string {
+export function twinDocumentWithBody(title: string, description: string, lead: readonly RootContent[], body: string, { style, ownTitle = false }: TwinBodyOptions = {}): string {
   if (!ownTitle) {
     const head = twinDocument(title, description, lead, style);
     return body ? `${head}\n${body}` : head;

@@ -24,7 +24,7 @@ async function twinOf(source: string): Promise<string> {
     { file: path.join(repoRoot, 'content/docs/x/page.mdx'), relFile: 'content/docs/x/page.mdx', source },
     { routeOfFile: (file) => ROUTES.get(path.basename(file)), siteUrl: 'https://docs.example/', cache: createCompileCache() },
   );
-  return twinDocumentWithBody('Title', 'One line.', [], entry.twinBody, undefined, entry.hasContentTitle);
+  return twinDocumentWithBody('Title', 'One line.', [], entry.twinBody, { ownTitle: entry.hasContentTitle });
 }
 
 describe('MDX document -> Markdown twin', () => {
