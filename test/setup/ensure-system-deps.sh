@@ -12,8 +12,12 @@ if [ ! -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then missin
 # The browser tests run Chromium's headless shell when it is there (test/helpers/browser.ts):
 # the same Chromium, from the same Debian source package, without the desktop browser around
 # it, at about a third of the processor time. Without it they run /usr/bin/chromium.
+# A Debian release without that package is asked once per install of the project's
+# packages, not before every run: apt-get update alone takes seconds. `npm ci` empties
+# node_modules, and with it this note.
+no_shell_note="node_modules/.cache/docsgen-tests/no-headless-shell"
 optional=()
-if [ -z "${CHROME_PATH:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ]; then optional+=(chromium-headless-shell); fi
+if [ -z "${CHROME_PATH:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ] && [ ! -e "$no_shell_note" ]; then optional+=(chromium-headless-shell); fi
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing ${missing[*]} ${optional[*]} from Debian for the tests…"
@@ -22,6 +26,7 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   # A Debian release without the headless shell's package still runs the tests, in /usr/bin/chromium.
   if [ ${#optional[@]} -gt 0 ] && ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1; then
     echo "${optional[*]} is not available here: the browser tests will run /usr/bin/chromium." >&2
+    mkdir -p "$(dirname "$no_shell_note")" && : > "$no_shell_note"
   fi
   # The package starts a default nginx on port 80; the tests start their own.
   if command -v service >/dev/null 2>&1; then service nginx stop >/dev/null 2>&1 || true; fi
