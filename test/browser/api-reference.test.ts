@@ -120,6 +120,9 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
         for (const { action, run } of reader) {
           await movePointer(page);
           await run();
+          // A keyboard or wheel scroll starts a few frames after the input, later on a busy
+          // machine than the five still frames that count as "at rest": wait until it has begun.
+          await page.waitForFunction(() => window.scrollY > 0, undefined, { timeout: 5_000 }).catch(() => undefined);
           // Let the scroll the reader asked for, and what it starts, finish; then look at what they have.
           await quiet(page, requests, { scroll: true });
           const before = await readingPosition(page);
