@@ -97,10 +97,6 @@ export interface PlannedTwins {
   make(): OutputAsset[];
 }
 
-export function markdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): OutputAsset[] {
-  return planMarkdownTwins(input, config, cache).make();
-}
-
 export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?: TwinCache): PlannedTwins {
   const siteUrl = siteRootUrl(config);
   const style = markdownStyle();
