@@ -160,7 +160,6 @@ export async function serveWatch(options: WatchOptions): Promise<WatchHandle> {
       if (outcome.change.routes.length > 0) live.send({ type: 'reload', routes: outcome.change.routes });
     } else {
       notify(live, outcome.change, outcome.site);
-      ((globalThis as any).__trace ??= []).push(['notified', performance.now()]);
     }
     // Search index, sitemap, feeds and stale files: written while the next build may already run.
     finishing = outcome.finish().catch((error: unknown) => logger.error(`${new Date().toTimeString().slice(0, 8)} ${formatAnyError(error)}`));

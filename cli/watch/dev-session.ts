@@ -131,18 +131,14 @@ export function createDevSession(options: DevSessionOptions): DevSession {
           session.render = await logger.task('templates', () => templates.load());
           templatesStale = false;
         }
-        ((globalThis as any).__trace ??= []).push(['buildSite', performance.now()]);
         const site = await buildSite(config, { logger, session, searchIndex: 'later', markdown: 'later', drafts: true });
-        ((globalThis as any).__trace ??= []).push(['built', performance.now()]);
         if (closed) return { ok: false, closed: true };
         if (!(await settled())) return { ok: false, superseded: true };
         // The search index (and the Markdown twins) are made after the browsers were told, in the gaps between the requests of the pages they reload.
-        ((globalThis as any).__trace ??= []).push(['settled', performance.now()]);
         const later = site.searchIndex;
         const served = later ? { ...site, searchIndex: (index?: SearchIndexOptions) => later({ ...index, yieldTo: options.serverIdle }) } : site;
         const current = config;
         const { change, finish } = await logger.task('write', () => output.sync(served, current));
-        ((globalThis as any).__trace ??= []).push(['written', performance.now()]);
         return { ok: true, site, change, timings: logger.timings, finish };
       } catch (error) {
         if (closed) return { ok: false, closed: true };

@@ -76,7 +76,6 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
   };
 
   const modified = (file: string, stats?: Stats) => {
-    ((globalThis as any).__trace ??= []).push(['modified', performance.now()]);
     // Only the first save of a burst: reading each one would only delay the build that takes them all.
     const burst = pending.size > 0;
     added(file);
@@ -109,7 +108,6 @@ export function createRebuildQueue(options: RebuildQueueOptions): RebuildQueue {
   };
 
   function kick(): void {
-    ((globalThis as any).__trace ??= []).push(['kick', performance.now()]);
     if (running || closed || pending.size === 0) return;
     const batch = pending;
     const since = pendingSince ?? performance.now();
