@@ -7,7 +7,8 @@
 //   templates/client/ runs in the browser and never imports the build or a Node module;
 //   templates/shared/ is pure: neither Node, nor the DOM, nor other template or build code.
 // The tsconfigs hold the same lines for types (tsconfig.cli.json has no DOM, tsconfig.client.json
-// no Node, tsconfig.views.json and tsconfig.shared.json neither). Only these rules run, with zero
+// no Node, tsconfig.views.json and tsconfig.shared.json neither). Only these rules run, and
+// no-explicit-any (an `any` needs an eslint-disable comment that says why), with zero
 // warnings allowed (`npm run lint`, part of `npm test`); test/lint-boundaries.test.ts proves each fires.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -51,6 +52,11 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  {
+    files: ['cli/**/*.ts', 'templates/**/*.ts', 'templates/**/*.tsx'],
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
     files: ['cli/**/*.ts'],

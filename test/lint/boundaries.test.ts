@@ -36,6 +36,11 @@ describe('lint boundaries', () => {
     await assertViolations('cli-uses-document.ts.txt', CLI, /^no-restricted-globals: Unexpected use of 'document'\. Code outside templates\/client\/ never runs in a browser/);
   });
 
+  it('cli/ and templates/ may not use `any` without a comment that lets it through', async () => {
+    await assertViolations('cli-uses-any.ts.txt', CLI, /^@typescript-eslint\/no-explicit-any: Unexpected any/);
+    await assertViolations('cli-uses-any.ts.txt', 'templates/components/example.ts', /^@typescript-eslint\/no-explicit-any: Unexpected any/);
+  });
+
   it('layouts and components may not use the DOM, even in an effect, nor import client code or the build', async () => {
     await assertViolations('component-uses-window.tsx.txt', 'templates/components/Example.tsx', /^no-restricted-globals: Unexpected use of 'window'\. Code outside templates\/client\/ never runs in a browser/);
     await assertViolations('component-uses-document-in-effect.tsx.txt', 'templates/components/Example.tsx', /^no-restricted-globals: Unexpected use of 'localStorage'/);
