@@ -149,8 +149,10 @@ export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?:
 
   // The docs root shows the main doc (its canonical page, which its <head> names as the twin).
   const main = docs.get(config.docs.mainDoc);
-  const twins = [...[...docs.values(), ...posts, ...pages, ...apis, ...blog].map((twin) => ({ route: twin.route, twin })), ...(main ? [{ route: config.docs.routeBasePath, twin: main }] : [])];
-  const paths = [...twins.map(({ route }) => markdownPath(route).slice(1)), 'llms.txt', 'llms-full.txt'];
+  const twins = [...[...docs.values(), ...posts, ...pages, ...apis, ...blog].map((twin) => ({ route: twin.route, twin })), ...(main ? [{ route: config.docs.routeBasePath, twin: main }] : [])].map(
+    ({ route, twin }) => ({ path: markdownPath(route).slice(1), twin }),
+  );
+  const paths = [...twins.map((twin) => twin.path), 'llms.txt', 'llms-full.txt'];
 
   const make = (): OutputAsset[] => {
     const ordered = sidebarSections(input.collected, docs);
@@ -162,7 +164,7 @@ export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?:
       encoded.set(text, contents);
       return contents;
     };
-    for (const { route, twin } of twins) files.push({ path: markdownPath(route).slice(1), contents: bytesOf(twin.text()) });
+    for (const { path, twin } of twins) files.push({ path, contents: bytesOf(twin.text()) });
 
     const line = (twin: PlannedTwin) => ({ title: twin.title, url: `${siteUrl}${markdownPath(twin.route)}`, description: twin.description });
     const sections: LlmsSection[] = ordered.map((section) => ({ title: section.title, links: section.docs.map(line) }));

@@ -31,9 +31,8 @@ export interface ServedOutput {
    * deletes the files of removed pages. `finish` then writes the files fetched only on
    * demand (sitemap, feeds, Markdown twins and the search index, the last two made then
    * when the build left them for later: new files before the ones that point at them) and
-   * deletes stale files. The
-   * caller tells the browsers in between, so a search index of a thousand small files
-   * delays no reload.
+   * deletes stale files. The caller tells the browsers in between, so a search index of a
+   * thousand small files delays no reload.
    */
   sync(site: SiteOutput, config: SiteConfig): Promise<{ change: OutputChange; finish: () => Promise<void> }>;
   /**
@@ -105,11 +104,11 @@ export function createServedOutput(outDir: string): ServedOutput {
       };
 
       const later = async (signal: AbortSignal) => {
-        // A search index that fails to build leaves the last one served; the error is the caller's to show.
         // A turn first, for the server: the caller has just told the open pages.
         if (site.markdown) await new Promise((resolve) => setImmediate(resolve));
         if (signal.aborted) return;
         for (const file of site.markdown?.make() ?? []) wanted.set(file.path, { path: file.path, origin: 'generated', contents: file.contents });
+        // A search index that fails to build leaves the last one served; the error is the caller's to show.
         const index = site.searchIndex ? await site.searchIndex({ signal }) : [];
         for (const file of index) wanted.set(file.path, { path: file.path, origin: 'generated', contents: file.contents });
         const due = [...wanted.values()].filter((file) => onDemand(file.path));
