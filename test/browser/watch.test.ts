@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { copyWatchSite } from '../helpers/fixtures.ts';
 import { repoRoot } from '../helpers/site.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -67,7 +68,7 @@ describe('serve --watch in the browser', () => {
     for (const entry of ['cli', 'templates', 'package.json', 'tsconfig.json']) await cp(path.join(repoRoot, entry), path.join(docsgen, entry), { recursive: true });
     await symlink(path.join(repoRoot, 'node_modules'), path.join(docsgen, 'node_modules'), 'dir');
     root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-site-'));
-    await cp(path.join(repoRoot, 'test/fixtures/sites/watch'), root, { recursive: true });
+    await copyWatchSite(root, { api: false });
 
     const child = spawn(process.execPath, [path.join(docsgen, 'cli/bin.mjs'), 'serve', '--watch', '--port', '0', '--root', root], {
       cwd: root,
@@ -196,10 +197,10 @@ describe('serve --watch in the browser', () => {
     await link.hover({ timeout: WAIT_MS });
     await prefetched;
 
-    await edit(site('content/docs/guia/segundo.mdx'), (t) => t.replace('consulte a [referência da API]', 'abra a [referência da API]'));
+    await edit(site('content/docs/guia/segundo.mdx'), (t) => t.replace('volte à [introdução]', 'releia a [introdução]'));
     await waitFor('the open page to hear of the change', () => messages.some((m) => m.startsWith('reload ') && m.includes('/docs/guia/segundo')));
     await link.click({ timeout: WAIT_MS });
-    await waitFor('the changed page', async () => (await bodyText(page)).includes('abra a referência da API'));
+    await waitFor('the changed page', async () => (await bodyText(page)).includes('releia a introdução'));
     await page.close();
   });
 });
@@ -232,11 +233,11 @@ describe('serve --watch in the browser, while the first build runs', () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-first-'));
     const gateDir = await mkdtemp(path.join(os.tmpdir(), 'docsgen-watch-gate-'));
     dirs.push(root, gateDir);
-    await cp(path.join(repoRoot, 'test/fixtures/sites/watch'), root, { recursive: true });
+    await copyWatchSite(root, { api: false });
     await prepare(root);
     const gate = path.join(gateDir, 'go');
     const config = path.join(root, 'site.config.ts');
-    await writeFile(config, `import { existsSync } from 'node:fs';\nwhile (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 20));\n${await readFile(config, 'utf8')}`);
+    await writeFile(config, `import { existsSync as gateIsOpen } from 'node:fs';\nwhile (!gateIsOpen(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 20));\n${await readFile(config, 'utf8')}`);
     const child = spawn(process.execPath, [path.join(repoRoot, 'cli/bin.mjs'), 'serve', '--watch', '--port', '0', '--root', root], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

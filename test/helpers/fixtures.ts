@@ -3,7 +3,7 @@
  * there holds only the files a case changes, laid over a copy of minimal in a temp folder.
  */
 import { spawn } from 'node:child_process';
-import { cp } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from './site.ts';
 import { tempDir, type CleanupOwner } from './temp.ts';
@@ -16,6 +16,16 @@ export async function makeSite(owner: CleanupOwner, overlay?: string): Promise<s
   await cp(path.join(sitesDir, 'minimal'), dir, { recursive: true });
   if (overlay) await cp(path.join(sitesDir, overlay), dir, { recursive: true, force: true });
   return dir;
+}
+
+/**
+ * test/fixtures/sites/watch copied into `dir`. Without `api`, openapi/ is left out, and
+ * the site's config leaves its API reference page out with it: a test that does not
+ * exercise that page then does not pay for Stoplight Elements on every start.
+ */
+export async function copyWatchSite(dir: string, options: { api: boolean }): Promise<void> {
+  await cp(path.join(sitesDir, 'watch'), dir, { recursive: true });
+  if (!options.api) await rm(path.join(dir, 'openapi'), { recursive: true });
 }
 
 export interface CliResult {

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build } from '../../../cli/build.ts';
@@ -18,12 +18,11 @@ import { loadConfig } from '../../../cli/config.ts';
 import { createLogger } from '../../../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../../../cli/watch.ts';
 import type { OverlayPayload } from '../../../cli/watch/live.ts';
-import { repoRoot } from '../../helpers/site.ts';
+import { copyWatchSite } from '../../helpers/fixtures.ts';
 import { checkNoTempLeftovers, createCleanup, tempDir } from '../../helpers/temp.ts';
 
 checkNoTempLeftovers();
 
-const FIXTURE = path.join(repoRoot, 'test/fixtures/sites/watch');
 /** Enough steps to mix every kind of change and to land some during a build, few enough to run in seconds; DOCSGEN_PROPERTY_STEPS=N explores longer. */
 const STEPS = Number(process.env.DOCSGEN_PROPERTY_STEPS) || 14;
 const WORDS = ['pagamento', 'sorriso', 'fila', 'cadastro', 'rosto', 'chave', 'loja', 'recibo', 'estorno', 'sandbox', 'parceiro', 'limite'];
@@ -64,7 +63,8 @@ describe('serve --watch, property: after any sequence of changes it serves what 
   before(async () => {
     root = await tempDir(cleanup, 'property');
     const keep = await tempDir(cleanup, 'property-orig');
-    await cp(FIXTURE, root, { recursive: true });
+    // With the API reference page: what watch mode serves of it must equal a clean build's too.
+    await copyWatchSite(root, { api: true });
     origConfig = path.join(keep, 'site.config.ts');
     await writeFile(origConfig, await readFile(file('site.config.ts')));
     // A build may fail on the way (it can read a file another step is writing); what it printed is shown only when the test fails.

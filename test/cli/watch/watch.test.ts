@@ -21,19 +21,19 @@ import { DocsgenError } from '../../../cli/errors.ts';
 import { createLogger } from '../../../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../../../cli/watch.ts';
 import type { OverlayPayload } from '../../../cli/watch/live.ts';
+import { copyWatchSite } from '../../helpers/fixtures.ts';
 import { repoRoot } from '../../helpers/site.ts';
 import { checkNoTempLeftovers, createCleanup, tempDir, type CleanupOwner } from '../../helpers/temp.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 checkNoTempLeftovers();
 
-const FIXTURE = path.join(repoRoot, 'test/fixtures/sites/watch');
 const WAIT_MS = 20_000;
 
-/** A fresh copy of the fixture site in a temporary folder, removed when `owner` ends. */
-async function copySite(owner: CleanupOwner): Promise<string> {
+/** A fresh copy of the fixture site in a temporary folder, removed when `owner` ends; with its API reference page only when `api`. */
+async function copySite(owner: CleanupOwner, { api = false } = {}): Promise<string> {
   const root = await tempDir(owner, 'watch');
-  await cp(FIXTURE, root, { recursive: true });
+  await copyWatchSite(root, { api });
   return root;
 }
 
@@ -139,7 +139,7 @@ describe('docsgen serve --watch', () => {
 
   const cleanup = createCleanup();
   before(async () => {
-    root = await copySite(cleanup);
+    root = await copySite(cleanup, { api: true });
     watch = await serveWatch({
       root,
       port: 0,
@@ -359,8 +359,9 @@ describe('docsgen serve --watch', () => {
     assert.ok(error);
     assert.match(error.message, /Unknown config key 'taglin'/);
     assert.match(error.hint ?? '', /Did you mean 'tagline'\?/);
-    assert.equal(error.line, 8);
-    assert.match(error.location, /site\.config\.ts:8:3$/);
+    const line = original.split('\n').findIndex((l) => l.startsWith('  tagline:')) + 1;
+    assert.equal(error.line, line);
+    assert.ok(error.location.endsWith(`site.config.ts:${line}:3`), error.location);
     assert.equal((await page('/')).status, 200);
     await save('site.config.ts', original.replace("copyright: { year: 2025, holder: 'Sorrix' }", "copyright: { year: 2025, holder: 'Sorrix Pagamentos' }"));
     await waitFor('the new config in the footer', async () => (await page('/')).html.includes('Copyright © 2025 Sorrix Pagamentos'));
