@@ -9,7 +9,7 @@
 // The tsconfigs hold the same lines for types (tsconfig.cli.json has no DOM, tsconfig.client.json
 // no Node, tsconfig.views.json and tsconfig.shared.json neither). Only these rules run, and
 // no-explicit-any (an `any` needs an eslint-disable comment that says why), with zero
-// warnings allowed (`npm run lint`, part of `npm test`); test/lint-boundaries.test.ts proves each fires.
+// warnings allowed (`npm run lint`, part of `npm test`); test/lint/boundaries.test.ts proves each fires.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 

@@ -147,11 +147,11 @@ export function planMarkdownTwins(input: TwinsInput, config: SiteConfig, cache?:
   // A handful of pages (the blog's lists), made at once.
   const blog: PlannedTwin[] = blogTwins(input.compiled.posts.filter((entry) => !entry.post.frontMatter.unlisted), input.collected.tags, config, siteUrl).map((twin) => ({ ...twin, text: () => twin.text }));
 
+  const pathOf = (route: string) => markdownPath(route).slice(1);
+  const twins = [...docs.values(), ...posts, ...pages, ...apis, ...blog].map((twin) => ({ path: pathOf(twin.route), twin }));
   // The docs root shows the main doc (its canonical page, which its <head> names as the twin).
   const main = docs.get(config.docs.mainDoc);
-  const twins = [...[...docs.values(), ...posts, ...pages, ...apis, ...blog].map((twin) => ({ route: twin.route, twin })), ...(main ? [{ route: config.docs.routeBasePath, twin: main }] : [])].map(
-    ({ route, twin }) => ({ path: markdownPath(route).slice(1), twin }),
-  );
+  if (main) twins.push({ path: pathOf(config.docs.routeBasePath), twin: main });
   const paths = [...twins.map((twin) => twin.path), 'llms.txt', 'llms-full.txt'];
 
   const make = (): OutputAsset[] => {

@@ -17,6 +17,13 @@ import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { builtSite, serveBuiltSite } from '../helpers/site.ts';
 import { quiet, requestsInFlight, scrollSettled } from './harness.ts';
 
+declare global {
+  interface Window {
+    /** Counted by the reading test: the keys the page received. */
+    docsgenKeys?: number;
+  }
+}
+
 const READY = '.api-console[open] .api-elements[data-state="ready"]';
 /** The key Elements' try-it keeps security values under (templates/client/islands/api-reference.tsx). */
 const CREDENTIALS_KEY = 'TryIt_securitySchemeValues';
@@ -110,7 +117,7 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
         await page.goto(`${server.url}${route}`, { waitUntil: 'load' });
         await loadedAndIdle(page);
         // Counts the keys the page received, for the message of a scroll that did not happen.
-        await page.evaluate(() => window.addEventListener('keydown', () => ((window as { docsgenKeys?: number }).docsgenKeys = ((window as { docsgenKeys?: number }).docsgenKeys ?? 0) + 1), true));
+        await page.evaluate(() => window.addEventListener('keydown', () => (window.docsgenKeys = (window.docsgenKeys ?? 0) + 1), true));
         const reader: { action: string; run: () => Promise<void> }[] = [
           { action: 'Page Down', run: () => page.keyboard.press('PageDown') },
           { action: 'Page Down', run: () => page.keyboard.press('PageDown') },
@@ -130,7 +137,7 @@ describe('API reference pages (Chromium)', { concurrency: 4 }, () => {
           const before = await readingPosition(page);
           // A full run once saw the first Page Down scroll nothing for five seconds; what the page knew then says why, should it happen again.
           if (before.y === 0) {
-            const state = await page.evaluate(() => ({ keys: (window as { docsgenKeys?: number }).docsgenKeys, focused: document.hasFocus(), active: document.activeElement?.tagName, visibility: document.visibilityState }));
+            const state = await page.evaluate(() => ({ keys: window.docsgenKeys, focused: document.hasFocus(), active: document.activeElement?.tagName, visibility: document.visibilityState }));
             assert.fail(`${action}: the page did not scroll (${JSON.stringify(state)})`);
           }
           // Only pointer moves now, each followed by whatever it starts: nothing may change what the reader is reading.
