@@ -359,6 +359,9 @@ describe('client navigation (real site)', { concurrency: 3 }, () => {
     await injectLink(page, '/blog/tags', 'offline-link');
     await page.context().setOffline(true);
     try {
+      // The router reads navigator.onLine when the fetch fails; Chromium may deliver the switch
+      // to the page after setOffline() resolves, and a page that still thinks it is online loads normally.
+      await page.waitForFunction(() => !navigator.onLine);
       await clickInPage(page, '#offline-link');
       const retry = page.getByRole('button', { name: 'Retry' });
       await retry.waitFor({ timeout: 15_000 });
@@ -369,6 +372,7 @@ describe('client navigation (real site)', { concurrency: 3 }, () => {
       assert.equal(new URL(page.url()).pathname, '/blog/tags');
       assert.equal(await markerSurvived(page), true, 'no reload was attempted');
       await page.context().setOffline(false);
+      await page.waitForFunction(() => navigator.onLine);
       await retry.click();
       await waitForTitle(page, 'Tags | Sorrix');
       assert.equal(await markerSurvived(page), true);

@@ -35,17 +35,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once this nginx listens. The port answering is not enough: freePort() lets the
+ * port go before nginx binds it, and another process of the test run may take it first.
+ * nginx writes its pid file only after it has bound its sockets, so the file says the
+ * listener is this one; an nginx that could not bind exits (resolves false).
+ */
+async function waitForListening(child: ChildProcess, pidFile: string, port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    if (existsSync(pidFile)) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
       });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
+      if (ok) return true;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
@@ -83,33 +92,42 @@ export async function startNginx(dist: string, options: { workers?: number; base
     await rm(prefix, { recursive: true, force: true });
   };
   try {
-    const port = await freePort();
-    const deployed = (await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8')).replace(/listen 80;/, `listen 127.0.0.1:${port};`);
-    const serverBlock = (options.baseUrl && options.baseUrl !== '/' ? underBaseUrl(deployed, dist, options.baseUrl) : deployed).replaceAll(DEPLOYED_ROOT, dist);
+    const deployed = await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8');
     const withBrotli = hasBrotli();
-    const conf = [
-      // Workers must read a build that lives in a private temp folder of this user.
-      process.getuid?.() === 0 ? 'user root;' : '',
-      ...(withBrotli ? BROTLI_MODULES.map((m) => `load_module ${m};`) : []),
-      `worker_processes ${options.workers ?? 1};`,
-      `pid ${prefix}/nginx.pid;`,
-      `error_log ${prefix}/error.log warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      '  include /etc/nginx/mime.types;',
-      '  default_type application/octet-stream;',
-      '  access_log off;',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${prefix}/${t};`),
-      withBrotli ? serverBlock : serverBlock.replace(/^\s*brotli.*$/gm, ''),
-      '}',
-    ].join('\n');
-    await writeFile(path.join(prefix, 'nginx.conf'), conf);
-    child = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-    await waitForPort(port, 10_000).catch((error: Error) => {
-      throw new Error(`${error.message}\n${log}`);
-    });
-    return { url: `http://127.0.0.1:${port}`, log: () => log, stop };
+    // A port taken between freePort() and nginx's bind is tried again with another.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const listening = deployed.replace(/listen 80;/, `listen 127.0.0.1:${port};`);
+      const serverBlock = (options.baseUrl && options.baseUrl !== '/' ? underBaseUrl(listening, dist, options.baseUrl) : listening).replaceAll(DEPLOYED_ROOT, dist);
+      const pidFile = path.join(prefix, 'nginx.pid');
+      const conf = [
+        // Workers must read a build that lives in a private temp folder of this user.
+        process.getuid?.() === 0 ? 'user root;' : '',
+        ...(withBrotli ? BROTLI_MODULES.map((m) => `load_module ${m};`) : []),
+        `worker_processes ${options.workers ?? 1};`,
+        `pid ${pidFile};`,
+        `error_log ${prefix}/error.log warn;`,
+        'events { worker_connections 1024; }',
+        'http {',
+        '  include /etc/nginx/mime.types;',
+        '  default_type application/octet-stream;',
+        '  access_log off;',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${prefix}/${t};`),
+        withBrotli ? serverBlock : serverBlock.replace(/^\s*brotli.*$/gm, ''),
+        '}',
+      ].join('\n');
+      await writeFile(path.join(prefix, 'nginx.conf'), conf);
+      const started = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = started;
+      started.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+      const exited = new Promise((resolve) => started.once('exit', resolve));
+      const listens = await waitForListening(started, pidFile, port, 10_000).catch((error: Error) => {
+        throw new Error(`${error.message}\n${log}`);
+      });
+      if (listens) return { url: `http://127.0.0.1:${port}`, log: () => log, stop };
+      await exited;
+      if (attempt === 3 || !/Address already in use/.test(log)) throw new Error(`nginx exited before it listened on ${port}:\n${log}`);
+    }
   } catch (error) {
     await stop();
     throw error;
