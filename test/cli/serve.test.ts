@@ -82,7 +82,7 @@ const files: Record<string, string | Buffer> = {
   'blog/rss.xml': `<?xml version="1.0"?><rss>${'<item/>'.repeat(10)}</rss>`,
   'openapi/payment.yaml': `openapi: 3.1.0\ninfo:\n  title: Pagamentos\n${'  x-note: sorria\n'.repeat(100)}`,
   'openapi/payment.json': JSON.stringify({ openapi: '3.1.0', info: { title: 'Pagamentos' } }),
-  'assets/big-AAAA0000.js': Array.from({ length: 40000 }, (_, i) => `export const v${i} = ${(i * 7919) % 100003};\n`).join(''),
+  'assets/big-AAAA0000.js': Array.from({ length: 6000 }, (_, i) => `export const v${i} = ${(i * 7919) % 100003};\n`).join(''),
   'img/photo.png': PNG,
   'img/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="1" height="1"/>'.repeat(60)}</svg>`,
   'favicon.ico': Buffer.from([0, 0, 1, 0, 1, 0]),
