@@ -233,7 +233,7 @@ describe('deployment with nginx (deploy/nginx.conf)', () => {
         assert.notEqual(a.headers.etag, plain.headers.etag, `${p} ${encoding}: an ETag of its own`);
         const again = await request(nginxUrl, p, { 'Accept-Encoding': encoding, 'If-None-Match': String(a.headers.etag) });
         // Seen once in a full run: a 200 here. The ETags say whether the first answer had one and what the second compared.
-        assert.equal(again.status, 304, `${p} ${encoding}: ETag ${String(a.headers.etag)}, then ${String(again.headers.etag)}`);
+        assert.equal(again.status, 304, `${p} ${encoding}: ETag ${String(a.headers.etag)}, then ${String(again.headers.etag)}\nnginx said:\n${nginx!.log()}`);
       }
     }
   });

@@ -106,7 +106,8 @@ export async function startNginx(dist: string, options: { workers?: number; base
         ...(withBrotli ? BROTLI_MODULES.map((m) => `load_module ${m};`) : []),
         `worker_processes ${options.workers ?? 1};`,
         `pid ${pidFile};`,
-        `error_log ${prefix}/error.log warn;`,
+        // To stderr, which log() holds: a failing test can show what nginx said about the request.
+        'error_log stderr notice;',
         'events { worker_connections 1024; }',
         'http {',
         '  include /etc/nginx/mime.types;',
