@@ -356,15 +356,20 @@ describe('client navigation (real site)', { concurrency: 3 }, () => {
 
   it('offline, shows the error text and a Retry button that loads the page once the connection is back', async () => {
     const { page } = await open(FROM);
-    await injectLink(page, '/blog/tags', 'offline-link');
     await page.context().setOffline(true);
     try {
       // The router reads navigator.onLine when the fetch fails; Chromium may deliver the switch
       // to the page after setOffline() resolves, and a page that still thinks it is online loads normally.
       await page.waitForFunction(() => !navigator.onLine);
+      // Only now the link: the router prefetches visible links once the page is idle, and a
+      // prefetch that got the page before the switch would let the click succeed.
+      await injectLink(page, '/blog/tags', 'offline-link');
       await clickInPage(page, '#offline-link');
       const retry = page.getByRole('button', { name: 'Retry' });
-      await retry.waitFor({ timeout: 15_000 });
+      await retry.waitFor({ timeout: 15_000 }).catch(async (error: Error) => {
+        const shown = await page.evaluate(() => `${location.pathname}: ${document.querySelector('h1')?.textContent ?? 'no h1'}`).catch(() => page.url());
+        throw new Error(`${error.message}\nThe page shows ${shown}`);
+      });
       assert.equal(await page.textContent('#main-content h1'), 'This page could not be loaded.');
       const message = (await page.textContent('.load-error__message')) ?? '';
       assert.match(message, /Failed to fetch/, 'the error text is shown');
