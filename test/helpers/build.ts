@@ -26,7 +26,8 @@ const compressedAssets = createCompressedAssetCache();
  * Shiki's highlighter, shared the same way: each build made its own and compiled the
  * grammars of its languages again, about 0.15 s of CPU per build, over a hundred builds.
  * A highlighter's output depends only on the code, language and themes, whatever else
- * it has loaded. Owned by this cache, so a build's disposal leaves it alone.
+ * it has loaded. Owned by this cache, so a build's disposal leaves it alone; made at the
+ * first build that asks (getHighlighter()), so a process that builds nothing loads no Shiki.
  */
 const highlighterOwner: CompileCache = createCompileCache();
 

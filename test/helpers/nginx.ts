@@ -94,12 +94,12 @@ export async function startNginx(dist: string, options: { workers?: number; base
   try {
     const deployed = await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8');
     const withBrotli = hasBrotli();
+    const pidFile = path.join(prefix, 'nginx.pid');
     // A port taken between freePort() and nginx's bind is tried again with another.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const listening = deployed.replace(/listen 80;/, `listen 127.0.0.1:${port};`);
       const serverBlock = (options.baseUrl && options.baseUrl !== '/' ? underBaseUrl(listening, dist, options.baseUrl) : listening).replaceAll(DEPLOYED_ROOT, dist);
-      const pidFile = path.join(prefix, 'nginx.pid');
       const conf = [
         // Workers must read a build that lives in a private temp folder of this user.
         process.getuid?.() === 0 ? 'user root;' : '',
