@@ -9,7 +9,8 @@
  * those files has the same bytes: installed packages keep the mtime npm gives every file
  * it unpacks and often the size across versions, so neither can say a file is unchanged.
  * Its name hashes what else decides the output: docsgen's bundling code, the versions of
- * esbuild and of the CSS tools, the entry points and the site's folder.
+ * esbuild and of the CSS tools, and the entry points. Not the site's folder: esbuild works
+ * from the templates' folder, so every site built with the same templates gets the same bundle.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
@@ -23,10 +24,16 @@ import type { BundleResult } from './bundle.ts';
 export interface BundleStore {
   dir: string;
   writes: Set<Promise<void>>;
+  /** Entries are read, never written nor removed: the folder is another build's (see createBundleStore). */
+  readOnly: boolean;
 }
 
-export function createBundleStore(dir: string): BundleStore {
-  return { dir, writes: new Set() };
+/**
+ * With `readOnly`, a build takes the bundle another build kept in `dir` (the same
+ * templates give the same bundle) and leaves that build's folder as it is.
+ */
+export function createBundleStore(dir: string, options: { readOnly?: boolean } = {}): BundleStore {
+  return { dir, writes: new Set(), readOnly: options.readOnly ?? false };
 }
 
 export async function flushBundleStore(store: BundleStore | undefined): Promise<void> {
@@ -50,8 +57,8 @@ const SALT = cacheSalt({
 });
 
 /** The name of the entry for a bundle made with these entry points, from this folder. */
-export function bundleKey(signature: string, workDir: string): string {
-  return createHash('sha1').update(SALT).update('\0').update(signature).update('\0').update(workDir).digest('hex');
+export function bundleKey(signature: string): string {
+  return createHash('sha1').update(SALT).update('\0').update(signature).digest('hex');
 }
 
 const hashOf = async (file: string) => createHash('sha1').update(await readFile(file)).digest('base64url');
@@ -81,6 +88,7 @@ export async function readBundle(store: BundleStore, key: string): Promise<{ res
  * flushBundleStore); the other entries go, so the folder holds one bundle per site.
  */
 export function saveBundle(store: BundleStore, key: string, result: BundleResult, inputs: readonly string[]): void {
+  if (store.readOnly) return;
   const writing = (async () => {
     try {
       const manifest: Manifest = {

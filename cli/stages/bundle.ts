@@ -114,12 +114,16 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
   const cache = options.cache;
   const signature = JSON.stringify([entryPoints, preactEntryPoints]);
   if (cache?.result && cache.signature === signature && cache.inputs && unchanged(cache.inputs)) return cache.result;
-  const workDir = config.root;
+  // esbuild names the inputs by their path from its working directory, and those names go
+  // into the [hash] of every file. From the folder that holds the templates, the names and
+  // the bytes are the generator's alone: the same for every site built with these
+  // templates, from whatever folder it is built (`--root`), so one kept bundle serves them all.
+  const workDir = path.dirname(config.dirs.templates);
   // Only for a session's first bundle: after that, an esbuild context rebuilds what changed
   // sooner than the kept bundle's inputs can be hashed, and keeping each rebuild would
   // hash them again while the author waits for the page.
   const store = cache?.result ? undefined : options.store;
-  const key = bundleKey(signature, workDir);
+  const key = bundleKey(signature);
   const kept = store && (await readBundle(store, key));
   if (kept) {
     if (cache) {
@@ -131,9 +135,6 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     return kept.result;
   }
 
-  // esbuild names the inputs by their path from its working directory, and those names go
-  // into the [hash] of every file: from the process's folder, a build started elsewhere
-  // (`--root`) gave the same site other asset names. From the site's folder they are the same.
   const common = {
     absWorkingDir: workDir,
     bundle: true,
@@ -145,8 +146,8 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     sourcemap: false,
     metafile: true,
     write: false,
-    outdir: path.join(config.root, ASSET_DIR),
-    outbase: config.root,
+    outdir: path.join(workDir, ASSET_DIR),
+    outbase: workDir,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
     assetNames: '[name]-[hash]',
@@ -201,7 +202,7 @@ export async function bundle(config: SiteConfig, options: BundleOptions = {}): P
     });
   }
 
-  const outRoot = path.join(config.root, ASSET_DIR);
+  const outRoot = path.join(workDir, ASSET_DIR);
   const assetPath = (abs: string) => `${ASSET_DIR}/${path.relative(outRoot, abs).split(path.sep).join('/')}`;
   const urlOf = (abs: string) => `/${assetPath(abs)}`;
   const files = new Map<string, OutputAsset>();

@@ -90,13 +90,23 @@ export interface CompressedAssetCache {
   copies: LRUCache<string, Compressed>;
   /** Copies being made, so a build that starts meanwhile (the 2 MB bundle takes seconds) waits for them instead of making them too. */
   making: Map<string, Promise<Compressed>>;
+  /**
+   * The cache folder of another build, whose copies are taken when this cache has none:
+   * read, never written nor pruned. Processes that build many sites with the same client
+   * bundle (the tests) take the copies one build of the real site made.
+   */
+  shelf?: string;
 }
 
 /** Enough for the API reference's bundle and its stylesheet several times over. */
 const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
 
-export function createCompressedAssetCache(): CompressedAssetCache {
-  return { copies: new LRUCache<string, Compressed>({ maxSize: ASSET_CACHE_BYTES, sizeCalculation: (c) => Math.max(1, c.br.length + c.gz.length) }), making: new Map() };
+export function createCompressedAssetCache(options: { shelf?: string } = {}): CompressedAssetCache {
+  return {
+    copies: new LRUCache<string, Compressed>({ maxSize: ASSET_CACHE_BYTES, sizeCalculation: (c) => Math.max(1, c.br.length + c.gz.length) }),
+    making: new Map(),
+    shelf: options.shelf,
+  };
 }
 
 export interface PrecompressOptions {
@@ -126,7 +136,8 @@ export function createPrecompressor(dir: string, options: PrecompressOptions = {
     await cacheReady;
     const onDisk = cache ? await fromCache(cache, key) : undefined;
     const inFlight = memory?.making.get(key);
-    const cached = onDisk ?? memory?.copies.get(key) ?? (inFlight && (await inFlight.catch(() => undefined)));
+    const cached =
+      onDisk ?? memory?.copies.get(key) ?? (inFlight && (await inFlight.catch(() => undefined))) ?? (memory?.shelf ? await fromCache(memory.shelf, key) : undefined);
     if (cached) {
       result.reused++;
       memory?.copies.set(key, cached);

@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { build } from '../../cli/build.ts';
 import { loadConfig } from '../../cli/config.ts';
-import { createLogger } from '../../cli/log.ts';
 import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { collectErrors, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { buildFixture } from '../helpers/build.ts';
 import { repoRoot } from '../helpers/site.ts';
 import { createCleanup, tempDir } from '../helpers/temp.ts';
 
@@ -25,7 +24,7 @@ describe('the English fixture site in a browser', () => {
   before(async () => {
     const outDir = path.join(await tempDir(cleanup, 'greenhouse-browser'), 'dist');
     const config = await loadConfig(path.join(repoRoot, 'test/fixtures/sites/greenhouse'));
-    await build(config, { outDir, cache: false, logger: createLogger({ level: 'quiet' }), skipCrawl: true });
+    await buildFixture(config, { outDir, skipCrawl: true });
     server = await startServer({ dir: outDir, port: 0, host: '127.0.0.1' });
     browser = await launchBrowser();
   });

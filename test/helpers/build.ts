@@ -4,15 +4,24 @@
  * templates folder and set of islands: esbuild bundles the client (and Stoplight
  * Elements, for a site with API pages) once per file instead of once per build. Only
  * tests of what the command itself prints or exits with need runCli().
+ *
+ * The bundle does not depend on the site (see cli/stages/bundle-store.ts), so a fixture
+ * with the real site's islands takes the bundle, and its brotli copies, that the build of
+ * the real site kept in its cache folder (`npm test` makes that build first): read only,
+ * and used only while every file it was made from has the same bytes. Stoplight Elements
+ * bundled and compressed at brotli's top quality cost about 5 s of CPU in each process.
  */
+import path from 'node:path';
 import { build, createBuildSession, defaultCacheDir, type BuildOptions, type BuildResult, type BuildSession } from '../../cli/build.ts';
 import { loadConfig, type SiteConfig } from '../../cli/config.ts';
 import { formatAnyError, isDocsgenError } from '../../cli/errors.ts';
 import { createLogger } from '../../cli/log.ts';
 import { createBundleCache, type BundleCache } from '../../cli/stages/bundle.ts';
+import { createBundleStore } from '../../cli/stages/bundle-store.ts';
 import { createCompileCache, disposeCompileCache, getHighlighter, type CompileCache } from '../../cli/stages/compile.ts';
 import { createCompressedAssetCache } from '../../cli/stages/precompress.ts';
 import { usedIslands } from '../../cli/stages/render.ts';
+import { repoRoot } from './site.ts';
 
 /**
  * Client bundles by templates folder and islands. A test helper's state, not the
@@ -20,8 +29,10 @@ import { usedIslands } from '../../cli/stages/render.ts';
  * only borrows the bundle. These caches keep no esbuild context, so none needs disposing.
  */
 const bundles = new Map<string, BundleCache>();
+/** Where the build of the real site keeps its bundle and compressed copies (as defaultCacheDir() puts them). */
+const realSiteCache = path.join(repoRoot, 'node_modules', '.cache', 'docsgen');
 /** The client assets' compressed copies, shared the same way: each build of a fixture compressed the same bundle at brotli's top quality. */
-const compressedAssets = createCompressedAssetCache();
+const compressedAssets = createCompressedAssetCache({ shelf: path.join(realSiteCache, 'precompressed') });
 /**
  * Shiki's highlighter, shared the same way: each build made its own and compiled the
  * grammars of its languages again, about 0.15 s of CPU per build, over a hundred builds.
@@ -41,7 +52,7 @@ export function sessionSharingBundle(config: SiteConfig, options: { cache?: bool
   if (!cache) bundles.set(key, (cache = createBundleCache({ incremental: false })));
   const session = createBuildSession({ cacheDir: options.cache ? defaultCacheDir(config) : undefined });
   session.compile.highlighter = getHighlighter(highlighterOwner);
-  return { ...session, bundle: cache, compressedAssets };
+  return { ...session, bundle: cache, compressedAssets, bundleStore: session.bundleStore ?? createBundleStore(path.join(realSiteCache, 'bundle'), { readOnly: true }) };
 }
 
 const quiet = () => createLogger({ level: 'quiet', write: () => {}, writeError: () => {} });

@@ -31,15 +31,15 @@ async function setUp(t: Parameters<typeof tempDir>[0]) {
   await writeFile(inputs[0]!, 'export const a = 1;');
   await writeFile(inputs[1]!, 'export const b = 2;');
   const store = createBundleStore(path.join(dir, 'cache'));
-  return { dir, inputs, store };
+  return { inputs, store };
 }
 
 const plain = (r: BundleResult) => ({ ...r, files: r.files.map((f) => ({ path: f.path, contents: Buffer.from(f.contents).toString() })) });
 
 describe('bundle store', () => {
   it('gives back the same files, URLs and islands while every input has the same bytes', async (t) => {
-    const { dir, inputs, store } = await setUp(t);
-    const key = bundleKey('["entries"]', dir);
+    const { inputs, store } = await setUp(t);
+    const key = bundleKey('["entries"]');
     assert.equal(await readBundle(store, key), undefined, 'nothing kept yet');
     saveBundle(store, key, result(), inputs);
     await flushBundleStore(store);
@@ -47,12 +47,12 @@ describe('bundle store', () => {
     assert.ok(kept);
     assert.deepEqual(plain(kept.result), plain(result()));
     assert.deepEqual(kept.inputs, inputs);
-    assert.equal(await readBundle(store, bundleKey('["other entries"]', dir)), undefined, 'other entry points have their own key');
+    assert.equal(await readBundle(store, bundleKey('["other entries"]')), undefined, 'other entry points have their own key');
   });
 
   it('is not used once an input changed, even with the same size and time, or is gone', async (t) => {
-    const { dir, inputs, store } = await setUp(t);
-    const key = bundleKey('["entries"]', dir);
+    const { inputs, store } = await setUp(t);
+    const key = bundleKey('["entries"]');
     saveBundle(store, key, result(), inputs);
     await flushBundleStore(store);
     // Same length, same mtime: what npm gives the files of another version of a package.
@@ -67,9 +67,9 @@ describe('bundle store', () => {
   });
 
   it('keeps one entry: a new one replaces the others, and no temporary file stays', async (t) => {
-    const { dir, inputs, store } = await setUp(t);
-    const first = bundleKey('["a"]', dir);
-    const second = bundleKey('["b"]', dir);
+    const { inputs, store } = await setUp(t);
+    const first = bundleKey('["a"]');
+    const second = bundleKey('["b"]');
     saveBundle(store, first, result(), inputs);
     await flushBundleStore(store);
     saveBundle(store, second, result(), inputs);
@@ -79,9 +79,22 @@ describe('bundle store', () => {
     assert.ok(await readBundle(store, second));
   });
 
+  it('read only, takes the entries of the folder and leaves the folder as it was', async (t) => {
+    const { inputs, store } = await setUp(t);
+    const key = bundleKey('["entries"]');
+    saveBundle(store, key, result(), inputs);
+    await flushBundleStore(store);
+    const before = (await readdir(store.dir)).sort();
+    const reader = createBundleStore(store.dir, { readOnly: true });
+    assert.ok(await readBundle(reader, key));
+    saveBundle(reader, bundleKey('["other entries"]'), result(), inputs);
+    await flushBundleStore(reader);
+    assert.deepEqual((await readdir(store.dir)).sort(), before, 'nothing written, nothing removed');
+  });
+
   it('an entry whose bytes were cut short is not used', async (t) => {
-    const { dir, inputs, store } = await setUp(t);
-    const key = bundleKey('["entries"]', dir);
+    const { inputs, store } = await setUp(t);
+    const key = bundleKey('["entries"]');
     saveBundle(store, key, result(), inputs);
     await flushBundleStore(store);
     await writeFile(path.join(store.dir, `${key}.bin`), 'console.lo');

@@ -143,6 +143,25 @@ describe('precompress', () => {
     for (const name of ['assets-one', 'assets-two', 'assets-three']) assert.deepEqual(await copies(path.join(tmp, name)), await copies(plain));
   });
 
+  it("takes the hashed assets' copies from another build's cache folder, and leaves that folder as it was", async () => {
+    const folder = async (name: string) => {
+      const dir = await site(name, 7);
+      await mkdir(path.join(dir, 'assets'), { recursive: true });
+      await writeFile(path.join(dir, 'assets/main-DEF456.js'), script(7));
+      return dir;
+    };
+    const shelf = path.join(tmp, 'cache-shelf');
+    const first = await folder('shelf-first');
+    await precompress(first, { cacheDir: shelf });
+    const entries = async () => new Map(await Promise.all((await readdir(shelf)).map(async (name) => [name, await readFile(path.join(shelf, name))] as const)));
+    const before = await entries();
+    const dir = await folder('shelf-second');
+    // The page and main.js are compressed again (only assets are taken from elsewhere), the asset is not.
+    assert.deepEqual(await createPrecompressor(dir, { assets: createCompressedAssetCache({ shelf }) }).finish(), { files: 4, copies: 8, reused: 1 });
+    assert.deepEqual(await copies(dir), await copies(first));
+    assert.deepEqual(await entries(), before, 'nothing written to the shelf, nothing removed');
+  });
+
   it('works without a cache, and gives the bytes a cached run gives', async () => {
     const plain = await site('plain', 5);
     const cached = await site('cached', 5);

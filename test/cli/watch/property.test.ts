@@ -13,11 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from '../../../cli/build.ts';
-import { loadConfig } from '../../../cli/config.ts';
-import { createLogger } from '../../../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../../../cli/watch.ts';
 import type { OverlayPayload } from '../../../cli/watch/live.ts';
+import { buildFixture } from '../../helpers/build.ts';
 import { copyWatchSite } from '../../helpers/fixtures.ts';
 import { checkNoTempLeftovers, createCleanup, tempDir } from '../../helpers/temp.ts';
 
@@ -160,7 +158,7 @@ describe('serve --watch, property: after any sequence of changes it serves what 
       assert.deepEqual(overlay, { errors: [] }, `the final sources build cleanly; ${replay()}`);
 
       const clean = await tempDir(t, 'property-clean');
-      await build(await loadConfig(root), { outDir: path.join(clean, 'dist'), logger: createLogger({ level: 'quiet' }), skipCrawl: true, cache: false });
+      await buildFixture(root, { outDir: path.join(clean, 'dist'), skipCrawl: true });
       // A build also writes a .br and a .gz copy of its text files; watch mode writes none and
       // compresses on the fly instead, to keep a save fast. Everything else must be the same.
       const built = await listFiles(path.join(clean, 'dist'));

@@ -15,12 +15,11 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { build } from '../../../cli/build.ts';
 import { loadConfig } from '../../../cli/config.ts';
 import { DocsgenError } from '../../../cli/errors.ts';
-import { createLogger } from '../../../cli/log.ts';
 import { serveWatch, type WatchHandle } from '../../../cli/watch.ts';
 import type { OverlayPayload } from '../../../cli/watch/live.ts';
+import { buildFixture } from '../../helpers/build.ts';
 import { copyWatchSite } from '../../helpers/fixtures.ts';
 import { repoRoot } from '../../helpers/site.ts';
 import { checkNoTempLeftovers, createCleanup, tempDir, type CleanupOwner } from '../../helpers/temp.ts';
@@ -387,7 +386,7 @@ describe('docsgen serve --watch', () => {
     await watch.idle();
     const out = path.join(root, 'build-output');
     const config = await loadConfig(root);
-    await build(config, { outDir: out, logger: createLogger({ level: 'quiet' }), skipCrawl: true });
+    await buildFixture(config, { outDir: out, skipCrawl: true, cache: true });
     const files = (await readdir(out, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
     assert.ok(files.length > 10);
     for (const entry of files) {
