@@ -56,7 +56,7 @@ const SALT = cacheSalt({
   packages: ['esbuild', 'postcss', 'postcss-prefix-selector'],
 });
 
-/** The name of the entry for a bundle made with these entry points, from this folder. */
+/** The name of the entry for a bundle made with these entry points. */
 export function bundleKey(signature: string): string {
   return createHash('sha1').update(SALT).update('\0').update(signature).digest('hex');
 }

@@ -1,6 +1,6 @@
 /** Stage bundle: the browser code, split into the router, the islands a site uses, and shared chunks. */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -54,6 +54,18 @@ describe('bundle', () => {
     assert.notEqual(other, one);
     assert.deepEqual(Object.keys(other.islands).sort(), ['copy-page', 'search']);
     assert.equal(cache.contexts, undefined, 'nothing to dispose');
+  });
+
+  it('gives sites in different folders the same files, names and bytes: the bundle is the templates\' alone', async (t) => {
+    // Fresh bundles, no cache: what a kept bundle of one site may be handed to another for (see bundle-store.ts).
+    // The second one deeper: esbuild names inputs by their path from its working folder, the same from two sibling folders.
+    const deeper = path.join(await makeSite(t), 'nested', 'site');
+    await cp(await makeSite(t), deeper, { recursive: true });
+    const [first, second] = await Promise.all([makeSite(t), deeper].map(async (dir) => loadConfig(await dir)));
+    const [one, two] = await Promise.all([bundle(first!, { islands: ['copy-page'] }), bundle(second!, { islands: ['copy-page'] })]);
+    const files = (result: BundleResult) => result.files.map((f) => [f.path, Buffer.from(f.contents).toString('base64')]).sort();
+    assert.deepEqual(files(two!), files(one!));
+    assert.deepEqual({ ...two!, files: [] }, { ...one!, files: [] });
   });
 
   it('builds the search island apart on preact/compat, with no React, while the API reference island keeps React', async (t) => {
