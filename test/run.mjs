@@ -11,7 +11,8 @@
 // own) instead of each launching one (test/helpers/browser.ts).
 //
 // The files matched by SHARED_PROCESSES run in two processes, one after another in each:
-// unit tests of one module each and checks that read the built site; and the fixture
+// unit tests of one module each, the lint and typecheck boundary checks, and checks that
+// read the built site (budgets and colour contrast among them); and the fixture
 // builds of test/cli/ (not the 363-doc site, nor the server's start and stop). Most take
 // a second or two, and a process of their own per file (Node, the TypeScript loader, MDX,
 // Shiki and the client bundle made again) cost about as much CPU as the tests
@@ -34,7 +35,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const TEST_DIST = '.test-dist';
 /** Test files (paths inside test/) that share a process, by process: no browser, no watch, no signals. */
 const SHARED_PROCESSES = {
-  'modules-and-built-site': /^(client|templates|site|content|cli[\\/](mdx|markdown|openapi|stages))[\\/]/,
+  'modules-and-built-site': /^(?:(client|templates|site|content|lint|cli[\\/](mdx|markdown|openapi|stages))[\\/]|quality[\\/](budgets|contrast)\.test\.ts$)/,
   'fixture-builds': /^cli[\\/](?!generated-site\.|serve\.)[^\\/]+\.test\.ts$/,
 };
 const sharedProcessOf = (file) => {
