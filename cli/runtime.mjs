@@ -13,9 +13,9 @@
 // commands started together never read half of one.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The folders whose modules run in Node. templates/client/ runs in the browser, bundled from its sources. */
@@ -28,6 +28,12 @@ const TYPESCRIPT = /\.tsx?$/;
  * cannot start leaves its documents to the main thread).
  */
 const STALE_MS = 60 * 60 * 1000;
+/**
+ * Read from its package.json: esbuild itself is imported only when a copy is made. Every
+ * process and test worker thread that starts from here asks for the copy, which is almost
+ * always there, and importing esbuild took 29 ms of each.
+ */
+const ESBUILD_VERSION = createRequire(import.meta.url)('esbuild/package.json').version;
 
 /** docsgen's TypeScript files that run in Node, relative to `root`, sorted. */
 function nodeSources(root) {
@@ -59,7 +65,7 @@ export async function prepareRuntime(root = PACKAGE_ROOT, entry = 'cli/index.ts'
   const files = nodeSources(root);
   const hash = createHash('sha256');
   // What the copy is made with is part of what it is, and so is the folder it stands for.
-  hash.update(`${esbuild.version}\0${readFileSync(fileURLToPath(import.meta.url))}\0${root}\0`);
+  hash.update(`${ESBUILD_VERSION}\0${readFileSync(fileURLToPath(import.meta.url))}\0${root}\0`);
   for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
   const base = path.join(root, 'node_modules', '.cache', 'docsgen', 'runtime');
   const dir = path.join(base, hash.digest('hex').slice(0, 16));
@@ -67,6 +73,7 @@ export async function prepareRuntime(root = PACKAGE_ROOT, entry = 'cli/index.ts'
   if (existsSync(dir)) return { dir, url };
 
   const aside = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const esbuild = await import('esbuild');
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: files,

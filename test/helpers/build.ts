@@ -21,7 +21,7 @@ import { createBundleStore } from '../../cli/stages/bundle-store.ts';
 import { createCompileCache, disposeCompileCache, getHighlighter, type CompileCache } from '../../cli/stages/compile.ts';
 import { createCompressedAssetCache } from '../../cli/stages/precompress.ts';
 import { usedIslands } from '../../cli/stages/render.ts';
-import { repoRoot } from './site.ts';
+import { realSiteCacheDir } from './site.ts';
 
 /**
  * Client bundles by templates folder and islands. A test helper's state, not the
@@ -29,10 +29,8 @@ import { repoRoot } from './site.ts';
  * only borrows the bundle. These caches keep no esbuild context, so none needs disposing.
  */
 const bundles = new Map<string, BundleCache>();
-/** Where the build of the real site keeps its bundle and compressed copies (as defaultCacheDir() puts them). */
-const realSiteCache = path.join(repoRoot, 'node_modules', '.cache', 'docsgen');
 /** The client assets' compressed copies, shared the same way: each build of a fixture compressed the same bundle at brotli's top quality. */
-const compressedAssets = createCompressedAssetCache({ shelf: path.join(realSiteCache, 'precompressed') });
+const compressedAssets = createCompressedAssetCache({ shelf: path.join(realSiteCacheDir, 'precompressed') });
 /**
  * Shiki's highlighter, shared the same way: each build made its own and compiled the
  * grammars of its languages again, about 0.15 s of CPU per build, over a hundred builds.
@@ -52,7 +50,7 @@ export function sessionSharingBundle(config: SiteConfig, options: { cache?: bool
   if (!cache) bundles.set(key, (cache = createBundleCache({ incremental: false })));
   const session = createBuildSession({ cacheDir: options.cache ? defaultCacheDir(config) : undefined });
   session.compile.highlighter = getHighlighter(highlighterOwner);
-  return { ...session, bundle: cache, compressedAssets, bundleStore: session.bundleStore ?? createBundleStore(path.join(realSiteCache, 'bundle'), { readOnly: true }) };
+  return { ...session, bundle: cache, compressedAssets, bundleStore: session.bundleStore ?? createBundleStore(path.join(realSiteCacheDir, 'bundle'), { readOnly: true }) };
 }
 
 const quiet = () => createLogger({ level: 'quiet', write: () => {}, writeError: () => {} });

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from './site.ts';
+import { realSiteCacheDir, repoRoot } from './site.ts';
 import { tempDir, type CleanupOwner } from './temp.ts';
 
 const sitesDir = path.join(repoRoot, 'test/fixtures/sites');
@@ -31,7 +31,7 @@ export async function makeSite(owner: CleanupOwner, overlay?: string): Promise<s
 export async function copyWatchSite(dir: string, options: { api: boolean }): Promise<void> {
   await cp(path.join(sitesDir, 'watch'), dir, { recursive: true });
   if (!options.api) await rm(path.join(dir, 'openapi'), { recursive: true });
-  else await cp(path.join(repoRoot, 'node_modules/.cache/docsgen/bundle'), path.join(dir, 'node_modules/.cache/docsgen/bundle'), { recursive: true }).catch(() => undefined);
+  else await cp(path.join(realSiteCacheDir, 'bundle'), path.join(dir, 'node_modules/.cache/docsgen/bundle'), { recursive: true }).catch(() => undefined);
 }
 
 export interface CliResult {

@@ -10,6 +10,11 @@ import { startServer, type RunningServer } from '../../cli/serve.ts';
 import { tempDir } from './temp.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * Where the build of the real site keeps its caches (cli/build.ts's defaultCacheDir()):
+ * fixtures built with the same templates reuse its client bundle (helpers/build.ts, copyWatchSite()).
+ */
+export const realSiteCacheDir = path.join(repoRoot, 'node_modules', '.cache', 'docsgen');
 
 let built: Promise<string> | undefined;
 
