@@ -559,9 +559,13 @@ describe('docsgen serve --watch, when the templates of docsgen change', () => {
     await waitFor('a build of the content edit', () => /content\/docs\/guia\/primeiro\.mdx → build failed/.test(cli.output()));
     assert.ok((await overlay()).errors.length > 0, 'the template error stays until the template is fixed');
 
+    const beforeRestore = cli.output().length;
     await restore(footer, original);
     await waitFor('the original footer', async () => !(await page('/')).html.includes('· feito com docsgen'));
     assert.match((await page('/docs/guia/primeiro')).html, /Crie já as credenciais/);
+    // A build started for the content edit may already read the restored template; the
+    // restore's own event still comes, and the next test's edit must not share its build.
+    await waitFor("the restored template's own build", () => /Footer\.tsx[^\n]* → /.test(cli.output().slice(beforeRestore)));
   });
 
   it('swaps the stylesheet when only CSS changed', async () => {
