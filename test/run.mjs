@@ -10,14 +10,19 @@
 // DOCSGEN_TEST_BROWSER: the browser test files connect to it (each in contexts of its
 // own) instead of each launching one (test/helpers/browser.ts).
 //
-// The files matched by SHARED_PROCESSES run in two processes, one after another in each:
+// The files matched by SHARED_PROCESSES run in a few processes, one after another in each:
 // unit tests of one module each, the lint and typecheck boundary checks, and checks that
-// read the built site (budgets and colour contrast among them); and the fixture
-// builds of test/cli/ (not the 363-doc site, nor the server's start and stop). Most take
-// a second or two, and a process of their own per file (Node, the TypeScript loader, MDX,
-// Shiki and the client bundle made again) cost about as much CPU as the tests
-// themselves. Node 20's runner has no option for this (--test-isolation is Node 22's), so
-// a generated file per process imports them.
+// read the built site (budgets and colour contrast among them); the fixture builds of
+// test/cli/ (not the 363-doc site, nor the server's start and stop); the browser tests of
+// pages, each file with its own server and contexts in the shared Chromium; axe and the
+// HTML validator; the parts of watch mode (not the command's end-to-end tests, nor the
+// property test); the nginx configurations. Most take a few seconds, and a process of
+// their own per file (Node, the TypeScript loader, MDX, Shiki, playwright-core and the
+// client bundle made again) cost about as much CPU as the tests themselves: run side by
+// side, the nine browser files of 'browser-pages' took 44 CPU seconds in one process
+// against 58–67 in nine, and the nine watch-part and nginx files 9 against 16. Node 20's
+// runner has no option for this (--test-isolation is Node 22's), so a generated file per
+// process imports them.
 //
 // Three files run at a time, and the longest start first (FIRST), so the run does not end
 // with one long file running alone while the other slots have nothing left. The runner
@@ -33,37 +38,39 @@ import { tsImport } from 'tsx/esm/api';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TEST_DIST = '.test-dist';
-/** Test files (paths inside test/) that share a process, by process: no browser, no watch, no signals. */
+/** Test files (paths inside test/) that share a process, by process. Files that wait on signals or on a watched folder's debounce keep their own. */
 const SHARED_PROCESSES = {
   'modules-and-built-site': /^(?:(client|templates|site|content|lint|cli[\\/](mdx|markdown|openapi|stages))[\\/]|quality[\\/](budgets|contrast)\.test\.ts$)/,
   'fixture-builds': /^cli[\\/](?!generated-site\.|serve\.)[^\\/]+\.test\.ts$/,
+  'browser-pages': /^browser[\\/](base-url|chrome|content-security-policy|copy-page|fixture-site|generic-site|mobile|navigation|sidebar|sidebar-long-list)\.test\.ts$/,
+  quality: /^quality[\\/](axe|html-validate)\.test\.ts$/,
+  'watch-parts': /^cli[\\/]watch[\\/](?!watch\.|property\.)[^\\/]+\.test\.ts$/,
+  deploy: /^deploy[\\/][^\\/]+\.test\.ts$/,
 };
 const sharedProcessOf = (file) => {
   const rel = path.relative(here, path.resolve(file));
   return Object.keys(SHARED_PROCESSES).find((name) => SHARED_PROCESSES[name].test(rel));
 };
 /**
- * What starts first, longest first: the shared processes and the files that took longest in
- * a full run (about 130, 85, 70, 40, 35, 32, 30 and 28 seconds, and 23 to 28 for the rest).
- * The watch property test and the server's start and stop spend much of their time waiting
- * (debounced saves, signals): started at the end, they were the last files running.
+ * What starts first, longest first, by their time in a full run (about 125, 75, 65, 45, 45,
+ * 40 and 40 seconds for the first seven). The watch property test and the server's start
+ * and stop spend much of their time waiting (debounced saves, signals): started at the
+ * end, they fill the slots the others leave.
  */
 const FIRST = [
   'modules-and-built-site',
   'fixture-builds',
-  'cli/watch/watch',
-  'browser/watch',
-  'browser/search',
-  'quality/axe',
-  'cli/watch/property',
-  'cli/serve',
+  'browser-pages',
   'cli/generated-site',
-  'browser/navigation',
+  'browser/search',
+  'cli/watch/watch',
+  'quality',
+  'browser/watch',
   'browser/api-reference',
-  'browser/mobile',
-  'quality/html-validate',
-  'browser/chrome',
-  'browser/generic-site',
+  'cli/watch/property',
+  'watch-parts',
+  'cli/serve',
+  'deploy',
 ];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
