@@ -13,14 +13,14 @@
 // The files matched by SHARED_PROCESSES run in a few processes, one after another in each:
 // unit tests of one module each, the lint and typecheck boundary checks, and checks that
 // read the built site (budgets and colour contrast among them); the fixture builds of
-// test/cli/ (not the 363-doc site, nor the server's start and stop); the browser tests of
-// pages, each file with its own server and contexts in the shared Chromium; axe and the
-// HTML validator; the parts of watch mode (not the command's end-to-end tests, nor the
-// property test); the nginx configurations. Most take a few seconds, and a process of
-// their own per file (Node, the TypeScript loader, MDX, Shiki, playwright-core and the
-// client bundle made again) cost about as much CPU as the tests themselves: run side by
-// side, the nine browser files of 'browser-pages' took 44 CPU seconds in one process
-// against 58–67 in nine, and the nine watch-part and nginx files 9 against 16. Node 20's
+// test/cli/ (not the 363-doc site, nor the server's start and stop); the browser tests
+// but watch mode's, each file with its own server and contexts in the shared Chromium;
+// axe and the HTML validator; the parts of watch mode (not the command's end-to-end
+// tests, nor the property test); the nginx configurations. Most take a few seconds, and a
+// process of their own per file (Node, the TypeScript loader, MDX, Shiki, playwright-core
+// and the client bundle made again) cost about as much CPU as the tests themselves: run
+// side by side, nine of the browser files took 44 CPU seconds in one process against
+// 58–67 in nine, and the nine watch-part and nginx files 9 against 16. Node 20's
 // runner has no option for this (--test-isolation is Node 22's), so a generated file per
 // process imports them.
 //
@@ -43,7 +43,7 @@ const TEST_DIST = '.test-dist';
 const SHARED_PROCESSES = {
   'modules-and-built-site': /^(?:(client|templates|site|content|lint|cli[\\/](mdx|markdown|openapi|stages))[\\/]|quality[\\/](budgets|contrast)\.test\.ts$)/,
   'fixture-builds': /^cli[\\/](?!generated-site\.|serve\.)[^\\/]+\.test\.ts$/,
-  'browser-pages': /^browser[\\/](base-url|chrome|content-security-policy|copy-page|fixture-site|generic-site|mobile|navigation|sidebar|sidebar-long-list)\.test\.ts$/,
+  browser: /^browser[\\/](?!watch\.)[^\\/]+\.test\.ts$/,
   quality: /^quality[\\/](axe|html-validate)\.test\.ts$/,
   'watch-parts': /^cli[\\/]watch[\\/](?!watch\.|property\.)[^\\/]+\.test\.ts$/,
   deploy: /^deploy[\\/][^\\/]+\.test\.ts$/,
@@ -53,21 +53,19 @@ const sharedProcessOf = (file) => {
   return Object.keys(SHARED_PROCESSES).find((name) => SHARED_PROCESSES[name].test(rel));
 };
 /**
- * What starts first, longest first, by their time in a full run (about 125, 75, 65, 45, 45,
- * 40 and 40 seconds for the first seven). The watch property test and the server's start
- * and stop spend much of their time waiting (debounced saves, signals): started at the
- * end, they fill the slots the others leave.
+ * What starts first, longest first, by their time in a full run (about 125, 120 and 70
+ * seconds for the first three, 25 to 50 for the next four). The watch property test and
+ * the server's start and stop spend much of their time waiting (debounced saves,
+ * signals): started at the end, they fill the slots the others leave.
  */
 const FIRST = [
   'modules-and-built-site',
   'fixture-builds',
-  'browser-pages',
+  'browser',
   'browser/watch',
   'cli/generated-site',
-  'browser/search',
   'cli/watch/watch',
   'quality',
-  'browser/api-reference',
   'cli/watch/property',
   'watch-parts',
   'cli/serve',
