@@ -53,19 +53,19 @@ const sharedProcessOf = (file) => {
   return Object.keys(SHARED_PROCESSES).find((name) => SHARED_PROCESSES[name].test(rel));
 };
 /**
- * What starts first, longest first, by their time in a full run (about 125, 120 and 70
- * seconds for the first three, 25 to 50 for the next four). The watch property test and
+ * What starts first, longest first, by their time in a full run (about 160, 125 and 85
+ * seconds for the first three, 20 to 55 for the next four). The watch property test and
  * the server's start and stop spend much of their time waiting (debounced saves,
  * signals): started at the end, they fill the slots the others leave.
  */
 const FIRST = [
   'modules-and-built-site',
-  'fixture-builds',
   'browser',
-  'browser/watch',
-  'cli/generated-site',
+  'fixture-builds',
   'cli/watch/watch',
+  'browser/watch',
   'quality',
+  'cli/generated-site',
   'cli/watch/property',
   'watch-parts',
   'cli/serve',
