@@ -124,9 +124,11 @@ const memoryTmp = memoryTempDir();
 if (memoryTmp) {
   process.env.TMPDIR = memoryTmp;
   madeDirs.push(memoryTmp);
-  // tsx keeps the JavaScript it made of each TypeScript file in <tmpdir>/tsx-<uid>, by
-  // content. In a fresh folder, every process that starts before another has filled it
-  // compiles every file again; linked to a folder that outlives the run, only changed files are.
+  // tsx keeps the JavaScript it made of each TypeScript file in <tmpdir>/tsx-<euid>, by
+  // content (the name is tsx's own: it has no setting for the folder). In a fresh folder,
+  // every process that starts before another has filled it compiles every file again;
+  // linked to a folder that outlives the run, only changed files are. Should tsx rename
+  // the folder, the link is merely unused.
   const tsxCache = path.join(here, '..', 'node_modules', '.cache', 'tsx');
   mkdirSync(tsxCache, { recursive: true });
   symlinkSync(tsxCache, path.join(memoryTmp, `tsx-${process.geteuid?.() ?? userInfo().username}`), 'dir');

@@ -75,7 +75,7 @@ for (const { name, crawl } of variants) describe(`verify, ${name}`, () => {
     await writeFile(path.join(out, 'b.html'), page('<a href="/missing.png">img</a><a href="#nowhere">n</a><a href="/a#nowhere">a</a>'));
     try {
       await assert.rejects(crawl({ dir: out, checkExternal: false, routes: ['/', '/a', '/b'] }, config), (error: unknown) => {
-        assert.ok(error instanceof DocsgenErrors);
+        assert.ok(error instanceof DocsgenErrors, `the crawl failed otherwise: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         assert.deepEqual(error.errors.map((e) => e.message), ['Broken link /missing.png (status 404), linked from /b.']);
         return true;
       });
