@@ -128,7 +128,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         return result;
       } finally {
         const ms = now() - start;
-        timings.push({ name, ms, rss: process.memoryUsage().rss });
+        // The timings keep only the resident size: memoryUsage() also gathers the heap's statistics.
+        timings.push({ name, ms, rss: process.memoryUsage.rss() });
         live.delete(name);
         redraw();
         // On a terminal the summary names every stage; a log gets a line per stage as it ends.
