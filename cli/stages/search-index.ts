@@ -674,6 +674,13 @@ export function isSearchIndexFile(rel: string): boolean {
   return SEARCH_INDEX_PATHS.files.includes(rel) || SEARCH_INDEX_PATHS.folders.some((folder) => rel.startsWith(`${folder}/`));
 }
 
+/** Where a file of a search index's folder sits in it ('t/12.json'); undefined for any other file. */
+export function placeInSearchFolder(rel: string): string | undefined {
+  if (!rel.startsWith(`${SEARCH_FOLDER}/`)) return undefined;
+  const slash = rel.indexOf('/', SEARCH_FOLDER.length + 1);
+  return slash === -1 ? undefined : rel.slice(slash + 1);
+}
+
 /**
  * The passages in files, about one a page (see PagePassageFile in search-format.ts):
  * `counts` is how many records each page has, in record order.

@@ -115,6 +115,11 @@ export interface FolderWriteOptions {
   signal?: AbortSignal;
   /** A handful of files a browser waits for: written synchronously, not queued behind the thread pool. */
   urgent?: boolean;
+  /**
+   * For a file to write, a file the folder holds that may have the same bytes. When it
+   * has, the file is made a second name of it (../linked-file.ts), not written again.
+   */
+  sameAs?: (rel: string) => string | undefined;
 }
 
 export interface OutputFolder {
@@ -245,12 +250,17 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
         // The first file of some bytes is written, the others wait for it and link to it. It
         // comes first in `due`, so it has started before any file that waits for it.
         const firsts = new Map<FileContents, Promise<string>>();
+        const linkable = (file: OutputFile & { contents: FileContents }): Promise<string> | undefined => {
+          const rel = writeOptions.sameAs?.(file.path);
+          const known = rel === undefined ? undefined : disk.get(rel);
+          return known?.contents !== undefined && sameContents(known.contents, file.contents) ? Promise.resolve(target(rel!)) : undefined;
+        };
         await inParallel(
           due,
           writeOptions.concurrency,
           async (file) => {
             if (file.origin === 'static') return put(file);
-            const first = firsts.get(file.contents);
+            const first = firsts.get(file.contents) ?? linkable(file);
             if (first) return put(file, first);
             const written = put(file).then(() => target(file.path));
             // A failed first write fails the write through its own call; its followers then write their own bytes.

@@ -57,6 +57,23 @@ describe('the output writer', () => {
     assert.equal(await readFile(path.join(dir, 'docs/a/index.html'), 'utf8'), '<p>a, edited');
   });
 
+  it('links a new file to the file `sameAs` names when their bytes are equal, and writes it when they are not', async (t) => {
+    const dir = await tempDir(t, 'write');
+    const folder = openOutputFolder(dir);
+    await folder.write([text('assets/search/old/t/1.json', '{"a":1}'), text('assets/search/old/t/2.json', '{"b":2}')]);
+    const sameAs = (rel: string) => rel.replace('/new/', '/old/');
+    const { written } = await folder.write([text('assets/search/new/t/1.json', '{"a":1}'), text('assets/search/new/t/2.json', '{"b":3}'), text('assets/search/new/t/3.json', '{}')], { sameAs });
+    assert.deepEqual(written.sort(), ['assets/search/new/t/1.json', 'assets/search/new/t/2.json', 'assets/search/new/t/3.json']);
+    const inode = async (rel: string) => (await stat(path.join(dir, rel))).ino;
+    assert.equal(await inode('assets/search/new/t/1.json'), await inode('assets/search/old/t/1.json'), 'equal bytes: one file under two names');
+    assert.notEqual(await inode('assets/search/new/t/2.json'), await inode('assets/search/old/t/2.json'));
+    assert.equal(await readFile(path.join(dir, 'assets/search/new/t/2.json'), 'utf8'), '{"b":3}');
+    // The old folder goes; the new names keep their bytes.
+    await folder.remove(['assets/search/old/t/1.json', 'assets/search/old/t/2.json']);
+    assert.deepEqual(await listing(dir), ['assets/search/new/t/1.json', 'assets/search/new/t/2.json', 'assets/search/new/t/3.json']);
+    assert.equal(await readFile(path.join(dir, 'assets/search/new/t/1.json'), 'utf8'), '{"a":1}');
+  });
+
   it('compares with what a folder already holds when it is opened, ignoring leftovers of an interrupted write', async (t) => {
     const dir = await tempDir(t, 'write');
     await mkdir(path.join(dir, 'docs'), { recursive: true });
