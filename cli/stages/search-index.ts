@@ -748,25 +748,26 @@ export function indexFiles(data: SearchIndexData, baseUrl = '/'): OutputAsset[] 
 }
 
 /**
- * indexFiles() made as they are taken: each file is encoded twice, once to hash it into
- * the folder name and once when its turn to be written comes, so a large site's index
- * (over 10,000 files at 10,000 docs) is never held as bytes all at once.
+ * indexFiles() made as they are taken: each file's JSON is made twice, once to hash it
+ * into the folder name and once when its turn to be written comes, so a large site's
+ * index (over 10,000 files at 10,000 docs) is never held all at once.
  */
 export function indexFileStream(data: SearchIndexData, baseUrl = '/'): Iterable<OutputAsset> {
   const encoder = new TextEncoder();
-  function* bodies(): Generator<[name: string, contents: Uint8Array]> {
-    for (const [bucket, shard] of data.shards.entries()) yield [`t/${bucket}.json`, encoder.encode(JSON.stringify(shard))];
-    for (const [name, body] of passageFileEntries(data.passages, data.meta.counts)) yield [`f/${name}.json`, encoder.encode(JSON.stringify(body))];
+  function* bodies(): Generator<[name: string, json: string]> {
+    for (const [bucket, shard] of data.shards.entries()) yield [`t/${bucket}.json`, JSON.stringify(shard)];
+    for (const [name, body] of passageFileEntries(data.passages, data.meta.counts)) yield [`f/${name}.json`, JSON.stringify(body)];
   }
   const hash = createHash('sha256');
-  for (const [name, contents] of bodies()) hash.update(name).update('\0').update(contents).update('\0');
+  // The text, which the hash takes as UTF-8: the same bytes as the file's, without encoding them here too.
+  for (const [name, json] of bodies()) hash.update(name).update('\0').update(json).update('\0');
   const folder = `${SEARCH_FOLDER}/${hash.digest('hex').slice(0, 10)}`;
   const meta: SearchMeta = { ...data.meta, base: withBase(baseUrl, `/${folder}/`), pages: data.meta.pages.map(([url, ...rest]) => [withBase(baseUrl, url), ...rest]) };
   const entry: OutputAsset = { path: SEARCH_META_PATH, contents: encoder.encode(JSON.stringify(meta)) };
   return {
     *[Symbol.iterator]() {
       yield entry;
-      for (const [name, contents] of bodies()) yield { path: `${folder}/${name}`, contents };
+      for (const [name, json] of bodies()) yield { path: `${folder}/${name}`, contents: encoder.encode(json) };
     },
   };
 }
