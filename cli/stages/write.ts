@@ -251,6 +251,10 @@ export function openOutputFolder(dir: string, options: { remember?: 'contents' |
         // comes first in `due`, so it has started before any file that waits for it.
         const firsts = new Map<FileContents, Promise<string>>();
         const linkable = (file: OutputFile & { contents: FileContents }): Promise<string> | undefined => {
+          // Not into a folder readers see already, where a file is written aside and renamed:
+          // should the name be a second name of that file already (a write a newer one stopped,
+          // landing late), rename() would do nothing and leave the aside name behind.
+          if (served.has(path.posix.dirname(file.path))) return undefined;
           const rel = writeOptions.sameAs?.(file.path);
           const known = rel === undefined ? undefined : disk.get(rel);
           return known?.contents !== undefined && sameContents(known.contents, file.contents) ? Promise.resolve(target(rel!)) : undefined;
